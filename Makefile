@@ -1,0 +1,40 @@
+# labelrank-book. `make book` builds the book, `make test` runs every test; both bootstrap .venv first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+export PATH := $(abspath $(BIN)):$(PATH)
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: all book test quick-book data bench clean distclean
+
+all: book
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[book,test]"
+	touch $(STAMP)
+
+data: $(STAMP)
+	$(BIN)/labelrank data fetch
+
+# The full profile (the papers' protocol) builds into _build/html.
+book: data
+	LABELRANK_PROFILE=full $(BIN)/jupyter-book build -W -n --keep-going --path-output . .
+
+# The quick profile builds into _build/quick/_build/html (used by the browser test).
+quick-book: data
+	LABELRANK_PROFILE=quick $(BIN)/jupyter-book build -W -n --keep-going --path-output _build/quick .
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf _build
+
+distclean: clean
+	rm -rf $(VENV) data/raw
