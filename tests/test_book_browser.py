@@ -76,7 +76,6 @@ def built_book():
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
     log = proc.stdout + proc.stderr
     assert proc.returncode == 0, "jupyter-book build -W failed:\n" + log[-8000:]
-    assert "WARNING" not in proc.stdout.replace("0 warnings", ""), log[-8000:]
     return HTML
 
 

@@ -22,7 +22,10 @@ def _cmd_data_fetch(args: argparse.Namespace) -> int:
         if name not in datasets.REGISTRY:
             raise UsageError(f"unknown data set {name!r}; known: {', '.join(sorted(datasets.REGISTRY))}")
     for name in names:
-        folder = datasets.fetch(name)
+        try:
+            folder = datasets.fetch(name)
+        except (datasets.DataUnavailableError, datasets.ChecksumError, FileNotFoundError) as exc:
+            raise UsageError(f"{name}: {exc}") from exc
         print(f"{name}: verified in {folder}")
     return 0
 

@@ -1,0 +1,15 @@
+"""Evaluation measures: ranking and decision metrics, cost-based precision/F, clustering F-measures.
+
+Each submodule holds one family of measures; this package re-exports their public names.
+"""
+
+from labelrank.metrics.clustering import (  # noqa: F401
+    aligned_table, class_weighted_f_measure, clustering_accuracy, contingency_table, f_table, greedy_f_measure,
+    greedy_matching, harmonic_f, matched_f_measure, precision_table, recall_table, retrieval_scores,
+)
+from labelrank.metrics.ranking import (  # noqa: F401
+    TIE_RULES, average_precision, coverage, ndcg, one_error, rank_labels, ranking_loss,
+)
+from labelrank.metrics.decision import f_measure, hamming_loss, macro_f1, micro_f1  # noqa: F401
+from labelrank.metrics.suite import METRICS, MetricInfo, evaluate  # noqa: F401
+from labelrank.metrics import significance  # noqa: F401

@@ -1,0 +1,192 @@
+"""Significance tests of Yang & Gopal (2012), section 4.3.
+
+* :func:`sign_test` -- for Micro-F1: the two systems' decisions on every instance-label pair are compared; a pair
+  where exactly one system is right counts for that system, pairs where both are right or both wrong are dropped,
+  and under the null hypothesis (both equally good) each counted pair favours system A with probability 1/2
+  (two-sided binomial test, Yang & Liu 1999).
+* :func:`wilcoxon` -- for the other seven metrics: the Wilcoxon signed-rank test on paired per-instance values
+  (per-label F1 for Macro-F1), via :func:`scipy.stats.wilcoxon` (Demšar 2006).
+* :func:`compare` -- picks the test and the paired values for a metric named as in :data:`METRICS`.
+* :func:`mark` -- the paper's marks: ``"**"`` for p <= 0.01, ``"*"`` for p <= 0.05, else ``""``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+from scipy import stats
+
+from labelrank.metrics.ranking import TieRule
+from labelrank.metrics.suite import METRICS
+
+__all__ = ["sign_test", "wilcoxon", "compare", "Comparison", "mark"]
+
+
+def _paired_1d(a: Any, b: Any, name_a: str, name_b: str) -> tuple[np.ndarray, np.ndarray]:
+    """Flatten two numeric arrays of equal shape to 1-D float arrays."""
+    arrays = []
+    for name, value in ((name_a, a), (name_b, b)):
+        arr = np.asarray(value)
+        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
+            raise TypeError(f"{name} must be a numeric or boolean array, got dtype {arr.dtype}")
+        arrays.append(arr)
+    if arrays[0].shape != arrays[1].shape:
+        raise ValueError(f"{name_a} and {name_b} must have the same shape, got {arrays[0].shape} and {arrays[1].shape}")
+    return arrays[0].ravel().astype(np.float64), arrays[1].ravel().astype(np.float64)
+
+
+def sign_test(a_correct: Any, b_correct: Any) -> float:
+    """Two-sided sign test on paired binary decisions (Micro-F1 in the paper).
+
+    With :math:`n_A` the number of instance-label pairs that system A gets right and B wrong, and :math:`n_B` the
+    reverse, the p-value is that of a two-sided binomial test of :math:`n_A` successes in :math:`n_A + n_B`
+    trials with success probability 1/2 (:func:`scipy.stats.binomtest`). Pairs both systems get right, or both
+    wrong, are ties and are dropped; with no discordant pair the p-value is 1.
+
+    Parameters
+    ----------
+    a_correct, b_correct : array-like of bool or 0/1, same shape
+        Whether each decision of system A (B) is correct, e.g. ``micro_f1(Y, Y_pred, per_decision=True)``.
+
+    Returns
+    -------
+    float
+        The p-value.
+
+    References
+    ----------
+    Yang & Liu (1999), the s-test; Yang & Gopal (2012), section 4.3.
+
+    Examples
+    --------
+    >>> round(sign_test([1] * 10, [0] * 10), 6)   # A wins all 10 discordant pairs: 2 / 2**10
+    0.001953
+    """
+    a, b = _paired_1d(a_correct, b_correct, "a_correct", "b_correct")
+    for name, arr in (("a_correct", a), ("b_correct", b)):
+        if not np.isin(arr, (0.0, 1.0)).all():
+            raise ValueError(f"{name} must hold only 0/1 or booleans, got {arr[~np.isin(arr, (0.0, 1.0))][0].item()!r}")
+    n_a = int(np.sum((a == 1) & (b == 0)))
+    n_b = int(np.sum((a == 0) & (b == 1)))
+    if n_a + n_b == 0:
+        return 1.0
+    return float(stats.binomtest(n_a, n_a + n_b, 0.5, alternative="two-sided").pvalue)
+
+
+def wilcoxon(
+    a_values: Any,
+    b_values: Any,
+    *,
+    zero_method: Literal["wilcox", "pratt", "zsplit"] = "wilcox",
+) -> float:
+    """Two-sided Wilcoxon signed-rank test on paired values (every metric except Micro-F1 in the paper).
+
+    Pairs in which either value is NaN are dropped first: these are the instances on which a metric is undefined
+    (MAP and NDCG of an instance with no relevant label). With ``zero_method="wilcox"`` (scipy's default) zero
+    differences are dropped too; if every difference is zero, or no pair is left, the systems cannot be told
+    apart and the p-value is 1.
+
+    Parameters
+    ----------
+    a_values, b_values : array-like of float, same shape
+        Per-instance (or per-label) values of the two systems, e.g. ``ndcg(Y, s, per_instance=True)``.
+    zero_method : {"wilcox", "pratt", "zsplit"}
+        Passed to :func:`scipy.stats.wilcoxon`.
+
+    Returns
+    -------
+    float
+        The p-value.
+
+    References
+    ----------
+    Wilcoxon (1945); Demšar (2006); Yang & Gopal (2012), section 4.3.
+    """
+    a, b = _paired_1d(a_values, b_values, "a_values", "b_values")
+    for name, arr in (("a_values", a), ("b_values", b)):
+        if np.isinf(arr).any():
+            raise ValueError(f"{name} must not contain infinite values, got {arr[np.isinf(arr)][0].item()!r}")
+    keep = ~(np.isnan(a) | np.isnan(b))
+    a, b = a[keep], b[keep]
+    if a.size == 0 or np.all(a == b):
+        return 1.0
+    return float(stats.wilcoxon(a, b, zero_method=zero_method, alternative="two-sided").pvalue)
+
+
+def mark(p: float) -> str:
+    """The paper's significance mark: ``"**"`` if p <= 0.01, ``"*"`` if p <= 0.05, else ``""``.
+
+    Examples
+    --------
+    >>> [mark(p) for p in (0.001, 0.01, 0.03, 0.05, 0.2)]
+    ['**', '**', '*', '*', '']
+    """
+    try:
+        value = float(p)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"p must be a number, got {p!r}") from exc
+    if not 0.0 <= value <= 1.0:  # also rejects NaN
+        raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
+    if value <= 0.01:
+        return "**"
+    if value <= 0.05:
+        return "*"
+    return ""
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The outcome of :func:`compare`: both systems' values, the test used, its p-value and mark."""
+
+    metric: str
+    value_a: float
+    value_b: float
+    test: str
+    p_value: float
+    mark: str
+    n_pairs: int
+
+
+def compare(metric_name: str, Y: Any, a: Any, b: Any, *, ties: TieRule = "mulan") -> Comparison:
+    """Compare two systems on one of the paper's metrics with the paper's test.
+
+    Parameters
+    ----------
+    metric_name : str
+        A key of :data:`labelrank.metrics.METRICS` ("Micro-F1", "Macro-F1", "MAP", "RankLoss", "NDCG",
+        "One-Error", "Coverage", "HLoss").
+    Y : array-like or sparse of shape (n_instances, n_labels)
+        0/1 relevance.
+    a, b : array-like or sparse of the same shape
+        The two systems' outputs: scores for ranking metrics, 0/1 decisions for decision metrics.
+    ties : {"mulan", "pessimistic", "optimistic"}
+        Tie rule of the ranking metrics.
+
+    Returns
+    -------
+    Comparison
+        ``value_a``, ``value_b`` (the metric), ``test`` ("sign" or "wilcoxon"), ``p_value``, ``mark`` and
+        ``n_pairs``, the number of paired values (decisions, labels, or instances on which the metric is defined).
+    """
+    if metric_name not in METRICS:
+        raise ValueError(f"metric_name must be one of {list(METRICS)}, got {metric_name!r}")
+    info = METRICS[metric_name]
+    values_a = np.asarray(info.values(Y, a, ties=ties), dtype=np.float64)
+    values_b = np.asarray(info.values(Y, b, ties=ties), dtype=np.float64)
+    if info.test == "sign":
+        p = sign_test(values_a, values_b)
+        n_pairs = values_a.size
+    else:
+        p = wilcoxon(values_a, values_b)
+        n_pairs = int(np.sum(~(np.isnan(values_a) | np.isnan(values_b))))
+    return Comparison(
+        metric=metric_name,
+        value_a=info(Y, a, ties=ties),
+        value_b=info(Y, b, ties=ties),
+        test=info.test,
+        p_value=p,
+        mark=mark(p),
+        n_pairs=n_pairs,
+    )
