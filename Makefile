@@ -28,7 +28,7 @@ quick-book: data
 	LABELRANK_PROFILE=quick $(BIN)/jupyter-book build -W -n --keep-going --path-output _build/quick .
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -1,0 +1,797 @@
+"""Label hierarchies: :class:`LabelTree`, a rooted tree (or DAG) of labels.
+
+A :class:`LabelTree` is built from a *parent map* that names each label's parent (``None`` for the one root; a list
+of parents for a node of a DAG). It answers the structural questions the misclassification costs of
+:mod:`labelrank.cost` ask: depths, root-to-node chains, root-to-leaf chains and their mean lengths, numbers of
+children, common ancestors and heights.
+
+Constructors
+------------
+* :meth:`LabelTree.from_parents` -- a ``dict`` parent map;
+* :meth:`LabelTree.from_file` -- the project's YAML tree format (a parent map, see :meth:`LabelTree.from_file`);
+* :meth:`LabelTree.from_fterms` -- F-term codes of one patent theme (theme -> viewpoints -> elements, sub-elements
+  by dot level);
+* :meth:`LabelTree.from_paths` -- separator-structured label names such as the Enron labels ``A.A1`` ... ``D.D19``.
+
+:meth:`LabelTree.draw` draws a tree with matplotlib (a tidy layered layout; no graphviz needed).
+
+Conventions: lengths are counted in *edges* unless a docstring says otherwise; the root has depth 0. In a DAG a node
+may have several root-to-node chains; :meth:`LabelTree.depth` is the shortest.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+from labelrank._validation import _describe
+
+__all__ = ["LabelTree", "TreeArrays"]
+
+
+# ----------------------------------------------------------------------------------------------------------- YAML
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A YAML loader that rejects a mapping with the same key twice (plain PyYAML keeps the last silently)."""
+
+
+def _construct_unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise ValueError(
+                f"duplicate label {key!r} in the tree file (lines {seen[key] + 1} and {key_node.start_mark.line + 1})"
+            )
+        seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
+
+
+def _check_label(label: Any, what: str) -> str:
+    if not isinstance(label, str):
+        hint = " (quote it in YAML: '0101')" if isinstance(label, (int, float)) else ""
+        raise TypeError(f"{what} must be a string, got {_describe(label)}{hint}")
+    if not label:
+        raise ValueError(f"{what} must be a non-empty string, got {label!r}")
+    return label
+
+
+class TreeArrays:
+    """Integer-indexed arrays describing a tree, for vectorized computations (see :func:`labelrank.cost.bdm_matrix`).
+
+    For a DAG the arrays describe its *unfolding*: one row per root-to-node chain, ``node`` mapping each row back to
+    the label index. For a tree the unfolding is the tree itself (``node[i] == i``).
+
+    Attributes
+    ----------
+    node : ndarray of int, shape (m,)
+        Label index of each row.
+    parent : ndarray of int, shape (m,)
+        Row of the parent in the unfolding (-1 for the root).
+    depth : ndarray of int, shape (m,)
+        Edge depth of the row's chain.
+    ancestor_at : ndarray of int, shape (max_depth + 1, m)
+        ``ancestor_at[d, i]`` is the row of ``i``'s ancestor at depth ``d`` (``i`` itself at its own depth), -1 below.
+    """
+
+    def __init__(self, node: np.ndarray, parent: np.ndarray, depth: np.ndarray) -> None:
+        self.node = node
+        self.parent = parent
+        self.depth = depth
+        m = len(node)
+        max_depth = int(depth.max()) if m else 0
+        anc = np.full((max_depth + 1, m), -1, dtype=np.int64)
+        cur = np.arange(m)
+        cur_depth = depth.copy()
+        anc[cur_depth, np.arange(m)] = cur
+        for _ in range(max_depth):
+            has_parent = parent[cur] >= 0
+            cur = np.where(has_parent, parent[cur], cur)
+            cur_depth = depth[cur]
+            anc[cur_depth[has_parent], np.arange(m)[has_parent]] = cur[has_parent]
+        self.ancestor_at = anc
+
+
+class LabelTree:
+    """A rooted tree of labels, or a rooted DAG (a label with several parents).
+
+    Build one with :meth:`from_parents`, :meth:`from_file`, :meth:`from_fterms` or :meth:`from_paths`. A tree is
+    immutable; its derived quantities are computed once and cached.
+
+    Parameters
+    ----------
+    parents : Mapping[str, tuple[str, ...]]
+        Each label's parents (empty tuple for the root), in the order the labels should be listed.
+
+    Raises
+    ------
+    ValueError
+        For an unknown parent, a cycle, no root or several roots, a label listed twice as a parent of the same node;
+        the message names the offending labels.
+    TypeError
+        For a label that is not a string.
+
+    Examples
+    --------
+    >>> t = LabelTree.from_parents({"root": None, "A": "root", "B": "root", "A1": "A"})
+    >>> t.root, t.depth("A1"), t.children("root"), t.leaves
+    ('root', 2, ('A', 'B'), ('B', 'A1'))
+    """
+
+    def __init__(self, parents: Mapping[str, tuple[str, ...]]) -> None:
+        if not isinstance(parents, Mapping):
+            raise TypeError(f"parents must be a mapping label -> parent(s), got {_describe(parents)}")
+        if len(parents) == 0:
+            raise ValueError("parents must name at least one label (the root), got an empty mapping")
+        self._parents: dict[str, tuple[str, ...]] = {}
+        for label, ps in parents.items():
+            _check_label(label, "a label")
+            ps = tuple(ps)
+            for p in ps:
+                _check_label(p, f"the parent of {label!r}")
+            dup = sorted({p for p in ps if ps.count(p) > 1})
+            if dup:
+                raise ValueError(f"label {label!r} lists parent(s) {dup} more than once")
+            self._parents[label] = ps
+        unknown = {p: c for c, ps in self._parents.items() for p in ps if p not in self._parents}
+        if unknown:
+            desc = ", ".join(f"{p!r} (parent of {c!r})" for p, c in sorted(unknown.items()))
+            raise ValueError(f"unknown parent label(s): {desc}; every parent must also be listed as a label")
+        roots = [lab for lab, ps in self._parents.items() if not ps]
+        if len(roots) > 1:
+            raise ValueError(f"a LabelTree has exactly one root, got {len(roots)}: {roots}")
+        self._labels: tuple[str, ...] = tuple(self._parents)
+        self._index = {lab: i for i, lab in enumerate(self._labels)}
+        children: dict[str, list[str]] = {lab: [] for lab in self._labels}
+        for lab, ps in self._parents.items():
+            for p in ps:
+                children[p].append(lab)
+        self._children = {lab: tuple(cs) for lab, cs in children.items()}
+        self._order = self._topological_order()  # raises on cycles
+        if not roots:  # every label has a parent: only possible with a cycle, which the line above reports
+            raise ValueError("a LabelTree needs a root (a label whose parent is None)")
+        self._root = roots[0]
+
+    # ------------------------------------------------------------------------------------------- constructors
+    @classmethod
+    def from_parents(cls, parents: Mapping[str, str | Sequence[str] | None]) -> LabelTree:
+        """Build a tree from a parent map.
+
+        Parameters
+        ----------
+        parents : dict[str, str | list[str] | None]
+            ``parents[label]`` is the label's parent, ``None`` for the root, or a list of parents for a node of a DAG.
+            The dict's order is the order of :attr:`labels`.
+
+        Returns
+        -------
+        LabelTree
+
+        Examples
+        --------
+        >>> LabelTree.from_parents({"r": None, "a": "r", "b": "r", "c": ["a", "b"]}).is_dag
+        True
+        """
+        if not isinstance(parents, Mapping):
+            raise TypeError(f"parents must be a dict label -> parent (None for the root), got {_describe(parents)}")
+        normal: dict[str, tuple[str, ...]] = {}
+        for label, p in parents.items():
+            if p is None:
+                normal[label] = ()
+            elif isinstance(p, str):
+                normal[label] = (p,)
+            elif isinstance(p, Sequence) and not isinstance(p, (bytes, bytearray)):
+                if len(p) == 0:
+                    raise ValueError(f"the parent list of {label!r} is empty; use None for the root")
+                normal[label] = tuple(p)
+            else:
+                raise TypeError(
+                    f"the parent of {label!r} must be a label, a list of labels or None, got {_describe(p)}"
+                )
+        return cls(normal)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike) -> LabelTree:
+        """Read a tree from the project's YAML format: a parent map.
+
+        The file is a YAML mapping ``label: parent``, with ``null`` for the root and a list for a node with several
+        parents (a DAG)::
+
+            # theme 2C088, a part
+            2C088: null
+            AA: 2C088
+            AA01: AA
+            X: [AA01, AA65]     # two parents
+
+        Optionally the map sits under a ``parents:`` key, next to free-form metadata (``name``, ``description``,
+        ``meta``), which is ignored here. Labels that YAML would read as numbers must be quoted. A label listed twice
+        is an error (plain YAML would keep the last silently).
+
+        Parameters
+        ----------
+        path : str or path-like
+
+        Returns
+        -------
+        LabelTree
+        """
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"tree file {str(path)!r} does not exist")
+        with path.open(encoding="utf-8") as fh:
+            data = yaml.load(fh, Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader subclass)
+        if isinstance(data, Mapping) and isinstance(data.get("parents"), Mapping):
+            data = data["parents"]
+        if not isinstance(data, Mapping):
+            raise ValueError(f"tree file {str(path)!r} must hold a YAML mapping label -> parent, got {_describe(data)}")
+        return cls.from_parents(data)
+
+    _FTERM_ELEMENT = re.compile(r"^([A-Z]{2})(\d{2})$")
+    _FTERM_VIEWPOINT = re.compile(r"^[A-Z]{2}$")
+
+    @classmethod
+    def from_fterms(cls, theme: str, codes: Iterable[str | tuple[str, int]]) -> LabelTree:
+        """Build the F-term tree of one patent theme: theme -> viewpoints -> elements -> sub-elements.
+
+        The root is the theme (for example ``"2C088"``), the node the seed paper adds above the viewpoints. Each
+        element code such as ``"AA01"`` hangs under its two-letter viewpoint (``"AA"``), created when first needed.
+        Sub-elements follow the JPO code list's dot levels: an element with ``d`` dots hangs under the nearest
+        preceding element of the same viewpoint with ``d - 1`` dots.
+
+        Parameters
+        ----------
+        theme : str
+            The theme code, used as the root label.
+        codes : iterable of str or (str, int)
+            In the order of the JPO code list. Each item is
+
+            * ``"AA01"``: an element with dot level 0 (directly under its viewpoint);
+            * ``".AA02"``, ``"..AA03"`` (or the list's own ``"・"``): the dot level given by leading dots;
+            * ``("AA02", 1)``: an explicit (code, dots) pair;
+            * ``"AA"``: a viewpoint, if you want it listed explicitly (``"AA00"``, the list's heading code, means the
+              same).
+
+            A code may carry the theme as a prefix (``"2C088AA01"``).
+
+        Returns
+        -------
+        LabelTree
+
+        Raises
+        ------
+        ValueError
+            For a malformed or repeated code, a negative dot level, or a sub-element without a parent element one dot
+            level up; the message names the code.
+
+        Examples
+        --------
+        >>> t = LabelTree.from_fterms("2C088", ["AA01", ".AA02", "..AA03", "AA65", "BA01"])
+        >>> t.parents("AA03"), t.parents("AA65"), t.children("2C088")
+        (('AA02',), ('AA',), ('AA', 'BA'))
+        """
+        _check_label(theme, "theme")
+        if isinstance(codes, (str, bytes)):
+            raise TypeError(f"codes must be an iterable of F-term codes, got the single string {codes!r}")
+        parents: dict[str, str | None] = {theme: None}
+        last_at_level: dict[str, list[str]] = {}  # viewpoint -> stack of the latest element at each dot level
+        for item in codes:
+            if isinstance(item, tuple):
+                if len(item) != 2:
+                    raise ValueError(f"an F-term (code, dots) pair must have 2 items, got {item!r}")
+                code, dots = item
+                _check_label(code, "an F-term code")
+                if isinstance(dots, bool) or not isinstance(dots, (int, np.integer)):
+                    raise TypeError(f"the dot level of {code!r} must be an integer, got {_describe(dots)}")
+                if dots < 0:
+                    raise ValueError(f"the dot level of {code!r} must be >= 0, got {dots}")
+                dots = int(dots)
+                raw = code
+            else:
+                _check_label(item, "an F-term code")
+                stripped = item.lstrip(".・")
+                dots = len(item) - len(stripped)
+                code = stripped
+                raw = item
+            code = code.strip()
+            if code.startswith(theme) and len(code) > len(theme):
+                code = code[len(theme):]
+            if code.endswith("00") and cls._FTERM_ELEMENT.match(code):
+                code = code[:2]  # "AA00" is the viewpoint's heading in the JPO list
+            if cls._FTERM_VIEWPOINT.match(code):
+                if dots:
+                    raise ValueError(f"viewpoint {raw!r} cannot have a dot level, got {dots}")
+                if code in parents:
+                    raise ValueError(f"duplicate F-term code {raw!r} (viewpoint {code!r} listed twice)")
+                parents[code] = theme
+                last_at_level.setdefault(code, [])
+                continue
+            m = cls._FTERM_ELEMENT.match(code)
+            if not m:
+                raise ValueError(
+                    f"malformed F-term code {raw!r}: expected two capital letters and two digits such as 'AA01' "
+                    f"(optionally prefixed by the theme {theme!r}), or a viewpoint such as 'AA'"
+                )
+            viewpoint = m.group(1)
+            if code in parents:
+                raise ValueError(f"duplicate F-term code {raw!r}")
+            if viewpoint not in parents:
+                parents[viewpoint] = theme
+            stack = last_at_level.setdefault(viewpoint, [])
+            if dots > len(stack):
+                raise ValueError(
+                    f"F-term {raw!r} has {dots} dot(s) but no preceding element of viewpoint {viewpoint!r} "
+                    f"has {dots - 1}; list codes in the order of the JPO code list"
+                )
+            parents[code] = viewpoint if dots == 0 else stack[dots - 1]
+            del stack[dots:]
+            stack.append(code)
+        return cls.from_parents(parents)
+
+    @classmethod
+    def from_paths(cls, labels: Iterable[str], sep: str = ".", root: str = "root") -> LabelTree:
+        """Build a tree from structured label names: ``"A.A1"`` hangs under ``"A"``, ``"A"`` under ``root``.
+
+        Each label's parent is its name up to the last ``sep``; missing ancestors are created. This gives, for
+        example, the two-level tree of the Enron data set's labels ``A.A1`` ... ``D.D19``.
+
+        Parameters
+        ----------
+        labels : iterable of str
+        sep : str
+            The separator, ``"."`` by default.
+        root : str
+            Label of the added root.
+
+        Returns
+        -------
+        LabelTree
+
+        Examples
+        --------
+        >>> t = LabelTree.from_paths(["A.A1", "A.A2", "B.B1"])
+        >>> t.children("root"), t.children("A")
+        (('A', 'B'), ('A.A1', 'A.A2'))
+        """
+        _check_label(root, "root")
+        if not isinstance(sep, str) or not sep:
+            raise ValueError(f"sep must be a non-empty string, got {sep!r}")
+        if isinstance(labels, (str, bytes)):
+            raise TypeError(f"labels must be an iterable of label names, got the single string {labels!r}")
+        parents: dict[str, str | None] = {root: None}
+        for label in labels:
+            _check_label(label, "a label")
+            if label == root:
+                raise ValueError(f"label {label!r} collides with the root's name; pass another root=")
+            if label in parents and label != root:
+                raise ValueError(f"duplicate label {label!r}")
+            chain = label.split(sep)
+            if any(part == "" for part in chain):
+                raise ValueError(f"label {label!r} has an empty part between separators {sep!r}")
+            prefix = None
+            for k in range(1, len(chain) + 1):
+                name = sep.join(chain[:k])
+                if name not in parents:
+                    parents[name] = root if prefix is None else prefix
+                prefix = name
+        return cls.from_parents(parents)
+
+    # ---------------------------------------------------------------------------------------------- basics
+    def _topological_order(self) -> tuple[str, ...]:
+        """Labels with every parent before its children (Kahn); raises ValueError naming a cycle."""
+        indeg = {lab: len(ps) for lab, ps in self._parents.items()}
+        queue = [lab for lab, d in indeg.items() if d == 0]
+        order: list[str] = []
+        while queue:
+            lab = queue.pop(0)
+            order.append(lab)
+            for c in self._children[lab]:
+                indeg[c] -= 1
+                if indeg[c] == 0:
+                    queue.append(c)
+        if len(order) < len(self._parents):
+            left = {lab for lab, d in indeg.items() if d > 0}
+            # follow parents inside the remainder until a label repeats: that is a cycle
+            start = next(iter(left))
+            path, seen = [start], {start: 0}
+            while True:
+                nxt = next(p for p in self._parents[path[-1]] if p in left)
+                if nxt in seen:
+                    cycle = path[seen[nxt]:] + [nxt]
+                    break
+                seen[nxt] = len(path)
+                path.append(nxt)
+            raise ValueError(
+                f"the parent map has a cycle: {' -> '.join(map(repr, reversed(cycle)))} (each is the parent of the next)"
+            )
+        return tuple(order)
+
+    def _check(self, label: Any, name: str = "label") -> str:
+        if not isinstance(label, str):
+            raise TypeError(f"{name} must be a label (str), got {_describe(label)}")
+        if label not in self._index:
+            raise ValueError(f"{name} {label!r} is not a label of this tree ({len(self)} labels, root {self._root!r})")
+        return label
+
+    def __len__(self) -> int:
+        return len(self._labels)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._labels)
+
+    def __contains__(self, label: object) -> bool:
+        return label in self._index
+
+    def __repr__(self) -> str:
+        kind = "DAG" if self.is_dag else "tree"
+        return f"LabelTree({kind}, {len(self)} labels, root={self._root!r}, {len(self.leaves)} leaves)"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LabelTree):
+            return NotImplemented
+        return {k: set(v) for k, v in self._parents.items()} == {k: set(v) for k, v in other._parents.items()}
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """All labels, in the order of the parent map."""
+        return self._labels
+
+    @property
+    def root(self) -> str:
+        """The root label."""
+        return self._root
+
+    @cached_property
+    def is_dag(self) -> bool:
+        """True when some label has more than one parent."""
+        return any(len(ps) > 1 for ps in self._parents.values())
+
+    def index(self, label: str) -> int:
+        """Position of ``label`` in :attr:`labels`."""
+        return self._index[self._check(label)]
+
+    def parents(self, label: str) -> tuple[str, ...]:
+        """The label's parents (empty for the root)."""
+        return self._parents[self._check(label)]
+
+    def children(self, label: str) -> tuple[str, ...]:
+        """The label's direct children, in the order of the parent map."""
+        return self._children[self._check(label)]
+
+    def n_children(self, label: str) -> int:
+        """Number of direct children (the *branching* of a node in BDM's BR)."""
+        return len(self.children(label))
+
+    def is_leaf(self, label: str) -> bool:
+        """True when the label has no children."""
+        return not self.children(label)
+
+    @cached_property
+    def leaves(self) -> tuple[str, ...]:
+        """Labels without children, in the order of the parent map."""
+        return tuple(lab for lab in self._labels if not self._children[lab])
+
+    def preorder(self) -> list[str]:
+        """Labels in depth-first order from the root, children in the order of the parent map.
+
+        Every subtree is then a contiguous run (useful to order a heatmap). A DAG node is listed once, under its first
+        parent.
+        """
+        out: list[str] = []
+        stack = [self._root]
+        while stack:
+            lab = stack.pop()
+            out.append(lab)
+            stack.extend(c for c in reversed(self._children[lab]) if self._parents[c][0] == lab)
+        return out
+
+    def to_parents(self) -> dict[str, str | list[str] | None]:
+        """The parent map (``None`` for the root, a list for a node with several parents)."""
+        return {lab: (None if not ps else ps[0] if len(ps) == 1 else list(ps)) for lab, ps in self._parents.items()}
+
+    def to_file(self, path: str | os.PathLike, header: str | None = None) -> None:
+        """Write the tree in the YAML format :meth:`from_file` reads, with ``header`` as leading ``#`` comments."""
+        lines = [f"# {line}".rstrip() for line in (header or "").splitlines()]
+        for lab, p in self.to_parents().items():
+            lines.append(f"{_yaml_scalar(lab)}: {_yaml_value(p)}")
+        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    # ------------------------------------------------------------------------------------------ structure
+    @cached_property
+    def _chains(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        chains: dict[str, tuple[tuple[str, ...], ...]] = {}
+        for lab in self._order:
+            ps = self._parents[lab]
+            if not ps:
+                chains[lab] = ((lab,),)
+            else:
+                chains[lab] = tuple(c + (lab,) for p in ps for c in chains[p])
+        return chains
+
+    def chains(self, label: str) -> tuple[tuple[str, ...], ...]:
+        """All root-to-``label`` chains (each a tuple of labels, root first); one chain in a tree.
+
+        In a DAG the number of chains can grow exponentially with depth.
+        """
+        return self._chains[self._check(label)]
+
+    def leaf_chains(self) -> list[tuple[str, ...]]:
+        """All root-to-leaf chains, leaf by leaf in the order of :attr:`leaves`."""
+        return [c for leaf in self.leaves for c in self._chains[leaf]]
+
+    @cached_property
+    def _depths(self) -> dict[str, int]:
+        depth: dict[str, int] = {}
+        for lab in self._order:
+            ps = self._parents[lab]
+            depth[lab] = 0 if not ps else 1 + min(depth[p] for p in ps)
+        return depth
+
+    def depth(self, label: str) -> int:
+        """Edges on the shortest root-to-``label`` chain (the root has depth 0)."""
+        return self._depths[self._check(label)]
+
+    @cached_property
+    def max_depth(self) -> int:
+        """Edges on the longest root-to-leaf chain."""
+        return max(len(c) - 1 for leaf in self.leaves for c in self._chains[leaf])
+
+    @cached_property
+    def _heights(self) -> dict[str, int]:
+        height: dict[str, int] = {}
+        for lab in reversed(self._order):
+            cs = self._children[lab]
+            height[lab] = 0 if not cs else 1 + max(height[c] for c in cs)
+        return height
+
+    def height(self, label: str) -> int:
+        """Edges on the longest downward path from ``label`` to a leaf (0 for a leaf)."""
+        return self._heights[self._check(label)]
+
+    def ancestors(self, label: str) -> frozenset[str]:
+        """All proper ancestors of ``label`` (over every chain in a DAG)."""
+        return frozenset(x for c in self.chains(label) for x in c[:-1])
+
+    def descendants(self, label: str) -> frozenset[str]:
+        """All proper descendants of ``label``."""
+        out: set[str] = set()
+        stack = list(self.children(label))
+        while stack:
+            x = stack.pop()
+            if x not in out:
+                out.add(x)
+                stack.extend(self._children[x])
+        return frozenset(out)
+
+    def lowest_common_ancestors(self, a: str, b: str) -> frozenset[str]:
+        """The common ancestors-or-self of ``a`` and ``b`` none of whose descendants is also one (one in a tree)."""
+        common = (self.ancestors(a) | {a}) & (self.ancestors(b) | {b})
+        return frozenset(x for x in common if not (self.descendants(x) & common))
+
+    @cached_property
+    def _chain_stats(self) -> tuple[dict[str, float], float]:
+        """Per label: mean edge length of the root-to-leaf chains through it; and the mean over all such chains.
+
+        Counted as GATE counts them: a leaf with several chains contributes each chain. Dynamic programming over
+        chain counts and length sums (never enumerating chains): chains through x = up(x) * down(x).
+        """
+        up_n: dict[str, int] = {}
+        up_len: dict[str, int] = {}  # sum over root->x chains of their edge lengths
+        for lab in self._order:
+            ps = self._parents[lab]
+            if not ps:
+                up_n[lab], up_len[lab] = 1, 0
+            else:
+                up_n[lab] = sum(up_n[p] for p in ps)
+                up_len[lab] = sum(up_len[p] + up_n[p] for p in ps)
+        down_n: dict[str, int] = {}
+        down_len: dict[str, int] = {}  # sum over x->leaf paths of their edge lengths
+        for lab in reversed(self._order):
+            cs = self._children[lab]
+            if not cs:
+                down_n[lab], down_len[lab] = 1, 0
+            else:
+                down_n[lab] = sum(down_n[c] for c in cs)
+                down_len[lab] = sum(down_len[c] + down_n[c] for c in cs)
+        through = {
+            lab: (up_len[lab] * down_n[lab] + up_n[lab] * down_len[lab]) / (up_n[lab] * down_n[lab])
+            for lab in self._labels
+        }
+        n_chains = sum(up_n[leaf] for leaf in self.leaves)
+        n0 = sum(up_len[leaf] for leaf in self.leaves) / n_chains
+        return through, n0
+
+    def chain_length_through(self, label: str) -> float:
+        """Mean edge length of the root-to-leaf chains that pass through ``label`` (BDM's n2 / n3).
+
+        This is the full length of those chains, not the depth of ``label``: for a leaf it is its depth (mean over its
+        chains in a DAG); for an inner node it is the mean depth of the leaves below it, weighted by chain counts.
+        """
+        return self._chain_stats[0][self._check(label)]
+
+    @property
+    def mean_chain_length(self) -> float:
+        """Mean edge length of all root-to-leaf chains (BDM's n0)."""
+        return self._chain_stats[1]
+
+    @cached_property
+    def mean_branching(self) -> float:
+        """Mean number of direct children over the labels that have children (the normaliser of BDM's BR)."""
+        counts = [len(cs) for cs in self._children.values() if cs]
+        return sum(counts) / len(counts) if counts else 0.0
+
+    @cached_property
+    def arrays(self) -> TreeArrays:
+        """Integer arrays over the (unfolded) tree for vectorized code; see :class:`TreeArrays`."""
+        node: list[int] = []
+        parent: list[int] = []
+        depth: list[int] = []
+        rows_of: dict[str, list[int]] = {}
+        for lab in self._order:
+            rows_of[lab] = []
+            ps = self._parents[lab]
+            parent_rows = [-1] if not ps else [r for p in ps for r in rows_of[p]]
+            for pr in parent_rows:
+                rows_of[lab].append(len(node))
+                node.append(self._index[lab])
+                parent.append(pr)
+                depth.append(0 if pr < 0 else depth[pr] + 1)
+        return TreeArrays(np.asarray(node), np.asarray(parent), np.asarray(depth))
+
+    # ------------------------------------------------------------------------------------------------ drawing
+    def _folded(self, fold: Collection[str]) -> set[str]:
+        """``fold`` and all descendants of its labels (validated)."""
+        if isinstance(fold, str):
+            raise TypeError(f"fold must be a collection of labels, got the single string {fold!r}")
+        unknown = sorted(lab for lab in fold if lab not in self._index)
+        if unknown:
+            raise ValueError(f"fold names unknown label(s) {unknown[:5]}")
+        if self._root in fold:
+            raise ValueError(f"fold cannot contain the root {self._root!r}")
+        out = set(fold)
+        for lab in fold:
+            out |= self.descendants(lab)
+        return out
+
+    def layout(self, fold: Collection[str] = ()) -> dict[str, tuple[float, float]]:
+        """Positions for a tidy layered drawing: y = -depth, leaves evenly spaced, a parent centred over its children.
+
+        A DAG is laid out along each label's first parent. Labels in ``fold`` (with their descendants) get no
+        position; instead each parent with folded children gets one key ``"+n@parent"`` (``n`` folded labels).
+        """
+        folded = self._folded(fold)
+        first_child: dict[str, list[str]] = {lab: [] for lab in self._labels}
+        for lab in self._labels:
+            ps = self._parents[lab]
+            if ps:
+                first_child[ps[0]].append(lab)
+
+        def n_below(lab: str) -> int:
+            return 1 + sum(n_below(c) for c in first_child[lab])
+
+        pos: dict[str, tuple[float, float]] = {}
+        next_x = [0.0]
+
+        def place(lab: str, depth: int) -> float:
+            kids = [c for c in first_child[lab] if c not in folded]
+            n_folded = sum(n_below(c) for c in first_child[lab] if c in folded)
+            xs = [place(c, depth + 1) for c in kids]
+            if n_folded:
+                xs.append(next_x[0])
+                pos[f"+{n_folded}@{lab}"] = (next_x[0], -(depth + 1))
+                next_x[0] += 1.0
+            if xs:
+                x = (xs[0] + xs[-1]) / 2
+            else:
+                x = next_x[0]
+                next_x[0] += 1.0
+            pos[lab] = (x, -depth)
+            return x
+
+        place(self._root, 0)
+        return pos
+
+    def draw(
+        self,
+        ax: Any = None,
+        *,
+        fold: Collection[str] = (),
+        highlight: Iterable[str] = (),
+        annotate: Mapping[str, str] | None = None,
+        fontsize: float = 9,
+        node_color: str = "#dde6f0",
+        highlight_color: str = "#f6c667",
+    ) -> Any:
+        """Draw the tree with matplotlib in a tidy top-down layout (no graphviz needed).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw; a new figure is made when omitted.
+        fold : collection of str
+            Labels to fold away with their descendants: each parent's folded children are drawn as one white box
+            ``+n`` (``n`` labels folded), joined by a dotted edge.
+        highlight : iterable of str
+            Labels drawn in ``highlight_color``.
+        annotate : dict[str, str], optional
+            Text written under a label's box (e.g. ``{"AA01": "n2 = 3.2"}``).
+        fontsize, node_color, highlight_color
+            Styling.
+
+        Returns
+        -------
+        matplotlib Axes
+        """
+        import matplotlib.pyplot as plt
+
+        folded = self._folded(fold)
+        high = set(highlight)
+        unknown = sorted(high - set(self._labels))
+        if unknown:
+            raise ValueError(f"highlight names unknown label(s) {unknown[:5]}")
+        annotate = dict(annotate or {})
+        unknown = sorted(set(annotate) - set(self._labels))
+        if unknown:
+            raise ValueError(f"annotate names unknown label(s) {unknown[:5]}")
+        pos = self.layout(fold)
+        shown_depth = max(-y for _, y in pos.values())
+        if ax is None:
+            width = max(4.0, 0.75 * (max(x for x, _ in pos.values()) + 1))
+            _, ax = plt.subplots(figsize=(min(width, 16), 1.1 * (shown_depth + 1) + 0.4))
+        for lab, ps in self._parents.items():
+            if lab in folded:
+                continue
+            for k, p in enumerate(ps):
+                if p in folded:
+                    continue
+                (x0, y0), (x1, y1) = pos[p], pos[lab]
+                ax.plot([x0, x1], [y0, y1], color="0.45", lw=1, ls="-" if k == 0 else "--", zorder=1)
+        for key, (x, y) in pos.items():
+            if key not in self._index:  # a folded group "+n@parent"
+                count, parent = key.split("@", 1)
+                px, py = pos[parent]
+                ax.plot([px, x], [py, y], color="0.6", lw=1, ls=":", zorder=1)
+                text, color, ec = count, "white", "0.6"
+            else:
+                text, color, ec = key, (highlight_color if key in high else node_color), "0.3"
+            ax.text(x, y, text, ha="center", va="center", fontsize=fontsize, zorder=3,
+                    bbox=dict(boxstyle="round,pad=0.25", fc=color, ec=ec, lw=0.8))
+            if key in annotate:
+                ax.text(x, y - 0.3, annotate[key], ha="center", va="top", fontsize=fontsize * 0.8, color="0.15",
+                        zorder=4, bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.85))
+        xs = [x for x, _ in pos.values()]
+        ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
+        ax.set_ylim(-shown_depth - 0.9, 0.5)
+        ax.set_yticks([-d for d in range(shown_depth + 1)])
+        ax.set_yticklabels([str(d) for d in range(shown_depth + 1)])
+        ax.set_ylabel("depth (edges from the root)")
+        ax.set_xticks([])
+        for side in ("top", "right", "bottom"):
+            ax.spines[side].set_visible(False)
+        return ax
+
+
+def _yaml_scalar(label: str) -> str:
+    """``label`` as a YAML scalar that reads back as the same string."""
+    dumped = yaml.safe_dump(label, default_flow_style=True).strip()
+    if dumped.endswith("..."):
+        dumped = dumped[: -3].strip()
+    return dumped
+
+
+def _yaml_value(p: str | list[str] | None) -> str:
+    if p is None:
+        return "null"
+    if isinstance(p, str):
+        return _yaml_scalar(p)
+    return "[" + ", ".join(_yaml_scalar(x) for x in p) + "]"

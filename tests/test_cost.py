@@ -1,0 +1,398 @@
+"""Tests of labelrank.cost (path distance, common-ancestor height, LA, BDM, bdm_matrix), labelrank.criteria and
+labelrank.reconstruct (the seed's Table 1)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from labelrank._paths import data_dir
+from labelrank.cost import (
+    bdm,
+    bdm_matrix,
+    bdm_terms,
+    common_ancestor_height,
+    la_terms,
+    learning_accuracy,
+    pairwise_matrix,
+    path_distance,
+)
+from labelrank.criteria import COSTS, check_criteria, complete_tree
+from labelrank.hierarchy import LabelTree
+from labelrank.paper import load
+from labelrank.reconstruct import (
+    TABLE1_LABELS,
+    Figure1Shape,
+    compare_table1,
+    element_topologies,
+    paper_table1,
+    relaxation_bound,
+    search_figure1,
+)
+
+SPORT = LabelTree.from_parents({
+    "root": None,
+    "Sport": "root",
+    "Politics": "root",
+    "Football": "Sport",
+    "Tennis": "Sport",
+    "Athletics": "Sport",
+    "Premier League": "Football",
+    "World Cup": "Football",
+    "Marathon": "Athletics",
+    "Elections": "Politics",
+})
+
+
+# ---------------------------------------------------------------------------- an independent GATE-style port
+def gate_bdm_all(tree: LabelTree) -> dict[tuple[str, str], float]:
+    """BDM of every pair, following the structure of GATE's BDMTool.computeBDMStatic step by step.
+
+    Chains run from a concept up to the top (concept first), as GATE builds them; the best pair of chains is kept
+    (without GATE's overwrite of the best by a later chain pair with no common node).
+    """
+    parents = {x: list(tree.parents(x)) for x in tree}
+    children = defaultdict(list)
+    for x, ps in parents.items():
+        for p in ps:
+            children[p].append(x)
+
+    def obtain_chains(c):
+        if not parents[c]:
+            return [[c]]
+        return [[c] + ch for p in parents[c] for ch in obtain_chains(p)]
+
+    chains = {c: obtain_chains(c) for c in parents}
+    con_len, con_num = defaultdict(float), defaultdict(int)
+    n0, num = 0.0, 0
+    for leaf in (c for c in parents if not children[c]):
+        for ch in chains[leaf]:
+            length = len(ch) - 1
+            n0 += length
+            num += 1
+            for con in ch:
+                con_len[con] += length
+                con_num[con] += 1
+    if num > 1:
+        n0 /= num
+    m = {c: con_len[c] / con_num[c] for c in parents}
+    branch = {c: len(children[c]) for c in parents if children[c]}
+    aver = sum(branch.values())
+    if len(branch) > 1:
+        aver /= len(branch)
+    out = {}
+    for c1 in parents:
+        for c2 in parents:
+            if c1 == c2:
+                out[c1, c2] = 1.0
+                continue
+            best = 0.0
+            for ch1 in chains[c1]:
+                for ch2 in chains[c2]:
+                    len11, len22 = len(ch1), len(ch2)
+                    cp = 0
+                    for ii in range(min(len11, len22)):
+                        if ch1[len11 - 1 - ii] == ch2[len22 - 1 - ii]:
+                            cp += 1
+                        else:
+                            break
+                    if cp == 0:
+                        continue
+                    common = ch1[len11 - cp]
+                    cp -= 1
+                    dpk, dpr = len11 - 1 - cp, len22 - 1 - cp
+                    bran, num11 = float(branch.get(common, 0)), 1
+                    for i in range(1, len11 - cp - 1):
+                        bran += branch.get(ch1[i], 0)
+                        num11 += 1
+                    for i in range(1, len22 - cp - 1):
+                        bran += branch.get(ch2[i], 0)
+                        num11 += 1
+                    if num11 > 1:
+                        bran /= num11
+                    bran /= aver
+                    v = bran * cp / n0
+                    v = v / (v + dpk / m[c1] + dpr / m[c2])
+                    best = max(best, v)
+            out[c1, c2] = best
+    return out
+
+
+@st.composite
+def trees(draw, max_size: int = 14, dag: bool = False):
+    n = draw(st.integers(2, max_size))
+    parents: dict[str, object] = {"n0": None}
+    for i in range(1, n):
+        p = draw(st.integers(0, i - 1))
+        q = draw(st.integers(0, i - 1)) if dag and i > 1 and draw(st.booleans()) else p
+        parents[f"n{i}"] = f"n{p}" if q == p else [f"n{p}", f"n{q}"]
+    return LabelTree.from_parents(parents)
+
+
+def random_tree(rng: np.random.Generator, n: int, dag: bool = False) -> LabelTree:
+    parents: dict[str, object] = {"n0": None}
+    for i in range(1, n):
+        p = int(rng.integers(0, i))
+        q = int(rng.integers(0, i)) if dag and rng.random() < 0.25 else p
+        parents[f"n{i}"] = f"n{p}" if q == p else [f"n{p}", f"n{q}"]
+    return LabelTree.from_parents(parents)
+
+
+# ------------------------------------------------------------------------------------ hand-worked examples
+def test_path_distance_and_height_by_hand():
+    assert path_distance(SPORT, "Premier League", "Tennis") == 3
+    assert path_distance(SPORT, "Premier League", "Elections") == 5
+    assert path_distance(SPORT, "Football", "Premier League") == 1
+    assert path_distance(SPORT, "Tennis", "Tennis") == 0
+    # heights: Sport 2, root 3, Football 1
+    assert common_ancestor_height(SPORT, "Premier League", "Tennis") == 2
+    assert common_ancestor_height(SPORT, "Premier League", "World Cup") == 1
+    assert common_ancestor_height(SPORT, "Tennis", "Elections") == 3
+    assert common_ancestor_height(SPORT, "Football", "World Cup") == 1
+    assert common_ancestor_height(SPORT, "Sport", "Sport") == 0
+    # in a DAG the path may pass through a common descendant
+    dag = LabelTree.from_parents({"r": None, "a": "r", "a1": "a", "a2": "a1", "b": "r", "x": ["a2", "b"]})
+    assert path_distance(dag, "a2", "b") == 2
+
+
+def test_learning_accuracy_by_hand():
+    # key Premier League (SP = 4 nodes), response Tennis: FP = 3, CP = 2 (root, Sport), DP = 1
+    t = la_terms(SPORT, "Premier League", "Tennis")
+    assert (t.sp, t.fp, t.cp, t.dp, t.msca) == (4, 3, 2, 1, "Sport")
+    assert learning_accuracy(SPORT, "Premier League", "Tennis") == pytest.approx(2 / 4)
+    # the other way round: FP = 4, DP = 2 -> 2 / 6 (LA is asymmetric)
+    assert learning_accuracy(SPORT, "Tennis", "Premier League") == pytest.approx(2 / 6)
+    # any ancestor of the key, the root included, scores 1
+    for r in ("Football", "Sport", "root"):
+        assert learning_accuracy(SPORT, "Premier League", r) == 1.0
+    assert learning_accuracy(SPORT, "Premier League", "Premier League") == 1.0
+    assert la_terms(SPORT, "World Cup", "World Cup").fp == 0
+    # different top branches: CP = 1 (the root), FP = 3, DP = 2
+    assert learning_accuracy(SPORT, "Tennis", "Elections") == pytest.approx(1 / 5)
+
+
+def test_bdm_by_hand():
+    # n0 = 13/5, mean branching 9/5
+    t = bdm_terms(SPORT, "Premier League", "Tennis")
+    assert (t.cp, t.dpk, t.dpr, t.msca) == (1, 2, 1, "Sport")
+    assert (t.n0, t.n2, t.n3) == (pytest.approx(2.6), pytest.approx(3.0), pytest.approx(2.0))
+    # BR: Sport (3 children) and Football (2), strictly between Sport and the key: mean 2.5 over 9/5
+    assert t.br == pytest.approx(Fraction(5, 2) / Fraction(9, 5))
+    # v = 125/234; BDM = v / (v + 2/3 + 1/2) = 125/398
+    assert bdm(SPORT, "Premier League", "Tennis") == pytest.approx(125 / 398, abs=1e-14)
+    assert bdm(SPORT, "Tennis", "Premier League") == pytest.approx(125 / 398, abs=1e-14)
+    # inner node as key: n2 is the full chain length through Football (3), not its depth (2)
+    t = bdm_terms(SPORT, "Football", "Marathon")
+    assert (t.cp, t.dpk, t.dpr, t.n2, t.n3) == (1, 1, 2, 3.0, 3.0)
+    assert t.br == pytest.approx((3 + 1) / 2 / 1.8)  # Sport and Athletics
+    assert bdm(SPORT, "Football", "Marathon") == pytest.approx(50 / 167, abs=1e-14)
+    # key an ancestor of the response: DPK = 0, only the MSCA in BR
+    t = bdm_terms(SPORT, "Football", "World Cup")
+    assert (t.cp, t.dpk, t.dpr) == (2, 0, 1) and t.br == pytest.approx(2 / 1.8)
+    assert bdm(SPORT, "Tennis", "Elections") == 0.0
+    assert bdm(SPORT, "root", "Sport") == 0.0
+    assert bdm(SPORT, "Sport", "Sport") == 1.0
+
+
+def test_bdm_dag_takes_best_chain_pair():
+    t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a", "x": ["a1", "b"], "y": "b"})
+    # via a1 the pair (x, a2) meets at a (CP = 1); via b it meets only at the root (0)
+    assert bdm(t, "x", "a2") > 0
+    assert bdm(t, "x", "a2") == pytest.approx(gate_bdm_all(t)["x", "a2"])
+    assert bdm(t, "x", "y") == pytest.approx(gate_bdm_all(t)["x", "y"]) and bdm(t, "x", "y") > 0
+
+
+# --------------------------------------------------------------------------- cross-checks on random trees
+def test_bdm_equals_gate_port_on_random_trees_and_dags():
+    rng = np.random.default_rng(0)
+    for trial in range(60):
+        t = random_tree(rng, int(rng.integers(2, 16)), dag=trial % 2 == 1)
+        ref = gate_bdm_all(t)
+        M = bdm_matrix(t)
+        for (a, b), value in ref.items():
+            assert bdm(t, a, b) == pytest.approx(value, abs=1e-12), (trial, a, b)
+            assert M.loc[a, b] == pytest.approx(value, abs=1e-12), (trial, a, b)
+
+
+def test_bdm_matrix_equals_pairwise_on_random_trees():
+    rng = np.random.default_rng(1)
+    for trial in range(40):
+        t = random_tree(rng, int(rng.integers(2, 40)), dag=trial % 3 == 0)
+        labels = list(rng.permutation(t.labels)[: int(rng.integers(1, len(t) + 1))])
+        M = bdm_matrix(t, labels=labels, block_rows=int(rng.integers(1, 9)))
+        P = pairwise_matrix(t, bdm, labels=labels)
+        assert list(M.index) == labels and list(M.columns) == labels
+        np.testing.assert_allclose(M.to_numpy(), P.to_numpy(), atol=1e-12)
+
+
+def test_path_distance_equals_graph_bfs():
+    import scipy.sparse as sp
+    from scipy.sparse.csgraph import shortest_path
+
+    rng = np.random.default_rng(2)
+    for trial in range(20):
+        t = random_tree(rng, int(rng.integers(2, 25)), dag=trial % 2 == 1)
+        idx = {x: i for i, x in enumerate(t.labels)}
+        rows = [idx[x] for x in t for _ in t.parents(x)]
+        cols = [idx[p] for x in t for p in t.parents(x)]
+        A = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(t), len(t)))
+        D = shortest_path(A, directed=False, unweighted=True)
+        assert pairwise_matrix(t, path_distance).to_numpy().tolist() == D.tolist()
+
+
+# ------------------------------------------------------------------------------------------- properties
+@settings(max_examples=80, deadline=None)
+@given(trees(dag=True))
+def test_bdm_properties(t):
+    M = bdm_matrix(t)
+    vals = M.to_numpy()
+    assert ((vals >= 0) & (vals <= 1)).all()
+    np.testing.assert_allclose(vals, vals.T, atol=1e-12)
+    for a in t:
+        for b in t:
+            v = M.loc[a, b]
+            if a == b:
+                assert v == 1.0
+                continue
+            assert v < 1.0
+            # 0 exactly when every pair of chains meets only at the root
+            only_root = all(ca[:2] != cb[:2] or len(ca) < 2 for ca in t.chains(a) for cb in t.chains(b))
+            assert (v == 0.0) == only_root
+
+
+@settings(max_examples=80, deadline=None)
+@given(trees(dag=True))
+def test_learning_accuracy_and_cost_properties(t):
+    for a in t:
+        for b in t:
+            la = learning_accuracy(t, a, b)
+            assert 0 < la <= 1
+            if b in t.ancestors(a) or a == b:
+                assert la == 1.0
+    for name, cost in COSTS.items():
+        for a in t:
+            assert cost(t, a, a) == 0, name
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees())
+def test_tree_costs_properties(t):
+    for a in t:
+        for b in t:
+            d = path_distance(t, a, b)
+            assert d == path_distance(t, b, a)
+            (m,) = t.lowest_common_ancestors(a, b)
+            assert d == t.depth(a) + t.depth(b) - 2 * t.depth(m)
+            assert common_ancestor_height(t, a, b) == (0 if a == b else t.height(m))
+            if a != b:
+                assert (bdm(t, a, b) == 0.0) == (m == t.root)
+
+
+# -------------------------------------------------------------------------------------------- bad input
+def test_bad_input_raises():
+    with pytest.raises(TypeError, match="tree must be a labelrank.hierarchy.LabelTree"):
+        bdm({"r": None}, "r", "r")
+    with pytest.raises(ValueError, match="key 'Golf' is not a label"):
+        bdm(SPORT, "Golf", "Tennis")
+    with pytest.raises(ValueError, match="response 'Golf' is not a label"):
+        learning_accuracy(SPORT, "Tennis", "Golf")
+    with pytest.raises(TypeError, match="response must be a label"):
+        path_distance(SPORT, "Tennis", 3)
+    with pytest.raises(ValueError, match="'Golf' is not a label"):
+        bdm_matrix(SPORT, labels=["Tennis", "Golf"])
+    with pytest.raises(ValueError, match=r"labels must not repeat.*'Tennis'"):
+        bdm_matrix(SPORT, labels=["Tennis", "Tennis"])
+    with pytest.raises(TypeError, match="single string"):
+        bdm_matrix(SPORT, labels="Tennis")
+    with pytest.raises(ValueError, match="block_rows must be a positive integer, got 0"):
+        bdm_matrix(SPORT, block_rows=0)
+    with pytest.raises(TypeError, match="func must be callable"):
+        pairwise_matrix(SPORT, "bdm")
+
+
+def test_single_node_tree():
+    t = LabelTree.from_parents({"only": None})
+    assert bdm(t, "only", "only") == 1.0 and learning_accuracy(t, "only", "only") == 1.0
+    assert bdm_matrix(t).to_numpy().tolist() == [[1.0]]
+
+
+# --------------------------------------------------------------------------------------------- criteria
+def test_criteria_verdicts():
+    verdict, details = check_criteria()
+    claims = load("li2007_criteria_claims", index_col=0)
+    assert list(verdict.index) == list(claims.index)
+    main = verdict[["1", "2", "3", "4"]]
+    # where our executable criteria agree with the seed's claims, and the one cell where they do not
+    disagree = [(c, k) for c in main.index for k in main.columns if bool(main.loc[c, k]) != bool(claims.loc[c, k])]
+    assert disagree == [("Learning Accuracy", "1")]
+    assert verdict.loc["BDM"].tolist() == [True, True, True, True, False]
+    lost = details[(details.cost == "Learning Accuracy") & (details.criterion == "1") & ~details.passed]
+    assert lost["case"].tolist() == ["key one level deeper below the same MSCA"]
+
+
+def test_complete_tree_bdm_closed_form():
+    # in a complete tree BR = 1 and n0 = n2 = n3, so BDM = CP / (CP + DPK + DPR)
+    t = complete_tree(3, 4)
+    for a, b in [("000", "011"), ("0000", "0111"), ("0", "0121"), ("012", "2")]:
+        terms = bdm_terms(t, a, b)
+        assert terms.value == pytest.approx(terms.cp / (terms.cp + terms.dpk + terms.dpr))
+    with pytest.raises(ValueError, match="branching"):
+        complete_tree(0, 2)
+
+
+# ------------------------------------------------------------------------------------- Table 1 (seed 000)
+def test_table1_transcription():
+    table = paper_table1()
+    assert list(table.index) == list(TABLE1_LABELS)
+    np.testing.assert_array_equal(table.to_numpy(), table.to_numpy().T)
+    assert (np.diag(table.to_numpy()) == 1).all() and (table.loc["BA"].drop("BA") == 0).all()
+
+
+def test_stored_figure1_reproduces_table1():
+    tree = LabelTree.from_file(data_dir() / "fterm" / "2C088_figure1.yaml")
+    comp = compare_table1(tree)
+    assert len(comp) == 21
+    assert comp["abs_diff"].max() < 0.005  # every entry rounds to the paper's two decimals
+    assert (comp["ours"].round(2) == comp["paper"]).all()
+
+
+def test_search_scores_match_the_library_and_find_a_close_tree():
+    res = search_figure1(restarts=1, seed=3, max_viewpoints=8, max_elements=60)
+    best = res.iloc[0]
+    tree = best["shape"].tree()
+    assert compare_table1(tree)["abs_diff"].max() == pytest.approx(best["max_abs_diff"], abs=1e-12)
+    assert best["max_abs_diff"] < 0.03
+    with pytest.raises(ValueError, match="restarts must be a positive integer"):
+        search_figure1(restarts=0)
+    with pytest.raises(ValueError, match="bush_size"):
+        Figure1Shape(aa01=(1, 1, 0))
+    with pytest.raises(ValueError, match="elements"):
+        Figure1Shape(viewpoints=3, elements=2)
+
+
+def test_relaxation_singles_out_the_chain_topology():
+    topologies = element_topologies()
+    assert len(topologies) == 125  # Cayley: 5^(5-2) trees on 5 labelled nodes rooted at AA
+    chain = {"AA01": "AA", "AA65": "AA", "AA02": "AA01", "AA03": "AA02"}
+    siblings = {"AA01": "AA", "AA65": "AA", "AA02": "AA01", "AA03": "AA01"}
+    bound_chain, sol = relaxation_bound(chain, starts=4)
+    bound_siblings, _ = relaxation_bound(siblings, starts=4)
+    assert bound_chain < 0.005 < 0.02 < bound_siblings
+    # the bound is a lower bound: the stored tree cannot beat it
+    tree = LabelTree.from_file(data_dir() / "fterm" / "2C088_figure1.yaml")
+    assert compare_table1(tree)["abs_diff"].max() >= bound_chain - 1e-9
+    assert set(sol) == {f"{q}_{n}" for q in "XL" for n in ("AA", "AA01", "AA65", "AA02", "AA03")}
+
+
+def test_compare_table1_frame():
+    tree = LabelTree.from_file(data_dir() / "fterm" / "2C088_figure1.yaml")
+    comp = compare_table1(tree)
+    assert list(comp.columns) == ["key", "response", "paper", "ours", "abs_diff"]
+    assert isinstance(comp, pd.DataFrame)
+    assert comp.set_index(["key", "response"]).loc[("AA", "BA"), "ours"] == 0.0
