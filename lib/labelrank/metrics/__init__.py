@@ -13,3 +13,6 @@ from labelrank.metrics.ranking import (  # noqa: F401
 from labelrank.metrics.decision import f_measure, hamming_loss, macro_f1, micro_f1  # noqa: F401
 from labelrank.metrics.suite import METRICS, MetricInfo, evaluate  # noqa: F401
 from labelrank.metrics import significance  # noqa: F401
+from labelrank.metrics.cost_precision import (  # noqa: F401  (eq. 3's function stays in its module, same name)
+    CostScorer, a_precision, r_precision, set_f_measure, set_precision, set_recall,
+)

@@ -1,0 +1,198 @@
+"""Tests of ``labelrank score``: the CLI run as a subprocess on good and bad files, and its file readers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from labelrank import cli
+from labelrank.cli import UsageError, read_run, read_truth, write_run, write_truth
+from labelrank.hierarchy import LabelTree
+from labelrank.metrics.cost_precision import CostScorer
+
+ROOT = Path(__file__).resolve().parents[1]
+TREE = ROOT / "data" / "fterm" / "2C088_figure1.yaml"
+LABELS = set(LabelTree.from_file(TREE).labels)
+
+TRUTH = """\
+# patent  F-term
+p1 AA01
+p1 AA65
+p2 BA
+p3 AA03
+"""
+RUN = """\
+p1 AA02 1 0.9
+p1 AA01 2 0.8
+p1 BA 3 0.4
+p1 AA65 4 0.3
+
+p2 BA-e1 2 0.6
+p2 BA 1 0.7
+"""
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "labelrank.cli", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+
+
+@pytest.fixture()
+def files(tmp_path):
+    (tmp_path / "truth.txt").write_text(TRUTH)
+    (tmp_path / "run.txt").write_text(RUN)
+    return tmp_path
+
+
+def expected_means(**kw):
+    tree = LabelTree.from_file(TREE)
+    truth = [["AA01", "AA65"], ["BA"], ["AA03"]]
+    ranking = [["AA02", "AA01", "BA", "AA65"], ["BA", "BA-e1"], []]
+    assigned = kw.pop("assigned", [["AA02", "AA01"], ["BA", "BA-e1"], []])  # score >= 0.5
+    return CostScorer.from_tree(tree).score(truth, ranking, assigned, **kw)
+
+
+def parse_table(stdout: str) -> dict[str, list[float]]:
+    rows = {}
+    for line in stdout.splitlines()[2:]:
+        name, *values = line.split()
+        rows[name] = [float(v) for v in values]
+    return rows
+
+
+def test_good_run_prints_the_three_measures_in_three_variants(files):
+    res = run_cli("score", "--tree", str(TREE), "--truth", str(files / "truth.txt"), "--run", str(files / "run.txt"))
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("run: ") and "3 documents, 1 not in the run: scored 0" in lines[0]
+    assert lines[1].split() == ["binary", "BDM-High", "BDM-Low"]
+    rows = parse_table(res.stdout)
+    expected = expected_means()
+    for measure in ("A-Precision", "R-Precision", "F-measure"):
+        assert rows[measure] == pytest.approx(expected.loc[measure].to_list(), abs=5e-5)
+    # p1's binary A-Precision (1/2 + 2/4) / 2 = 0.5, p2's 1, p3's 0: mean 0.5
+    assert rows["A-Precision"][0] == pytest.approx(0.5, abs=5e-5)
+    assert rows["A-Precision"][0] <= rows["A-Precision"][2] <= rows["A-Precision"][1]
+
+
+def test_per_doc_top_and_cutoff_and_several_runs(files):
+    res = run_cli("score", "--tree", str(TREE), "--truth", str(files / "truth.txt"), "--run", str(files / "run.txt"),
+                  str(files / "run.txt"), "--per-doc", "--top", "1", "--cutoff", "2")
+    assert res.returncode == 0, res.stderr
+    blocks = res.stdout.strip().split("\n\n")
+    assert len(blocks) == 2 and blocks[0] == blocks[1]
+    lines = blocks[0].splitlines()
+    assert lines[1].split()[:3] == ["AP.binary", "AP.BDM-High", "AP.BDM-Low"] and len(lines[1].split()) == 9
+    rows = parse_table(blocks[0])
+    assert list(rows) == ["p1", "p2", "p3", "mean"]
+    expected = expected_means(assigned=[["AA02"], ["BA"], []], cutoff=2)
+    assert rows["mean"][:3] == pytest.approx(expected.loc["A-Precision"].to_list(), abs=5e-5)
+    assert rows["mean"][6:] == pytest.approx(expected.loc["F-measure"].to_list(), abs=5e-5)
+    assert rows["p3"] == [0.0] * 9
+    # cutoff 2: AA65 at rank 4 no longer counts for p1: binary A-Precision of p1 = (1/2) / 2
+    assert rows["p1"][0] == pytest.approx(0.25)
+
+
+def test_help_documents_the_formats():
+    res = run_cli("score", "--help")
+    assert res.returncode == 0
+    for text in ("doc label rank score", "doc label", "--cutoff", "--per-doc", "BDM-High", "BDM-Low", "exit status"):
+        assert text in res.stdout
+
+
+@pytest.mark.parametrize(
+    "which, content, message",
+    [
+        ("run", "p1 ZZ99 1 0.5\n", "run.txt:1: unknown label 'ZZ99' (not in the tree)"),
+        ("truth", "p1 AA01\np1 QQ\n", "truth.txt:2: unknown label 'QQ' (not in the tree)"),
+        ("run", "p1 AA01 1 0.5\np9 AA01 1 0.5\n", "run.txt:2: document 'p9' is not in the truth file"),
+        ("run", "p1 AA01 1 0.5\np1 AA01 2 0.4\n", "run.txt:2: duplicate line for document 'p1', label 'AA01' "
+                                                  "(first on line 1)"),
+        ("truth", "p1 AA01\n\np1 AA01\n", "truth.txt:3: duplicate line for document 'p1', label 'AA01'"),
+        ("run", "p1 AA01 1 high\n", "run.txt:1: score 'high' is not a finite number"),
+        ("run", "", "run.txt: the run file is empty (no data lines)"),
+        ("truth", "# only a comment\n\n", "truth.txt: the truth file is empty (no data lines)"),
+    ],
+)
+def test_bad_input_exits_2_with_one_clear_message(files, capsys, which, content, message):
+    """In-process through ``cli.main`` (the same code path as the console script; a subprocess costs ~1.5 s)."""
+    (files / f"{which}.txt").write_text(content)
+    code = cli.main(["score", "--tree", str(TREE), "--truth", str(files / "truth.txt"),
+                     "--run", str(files / "run.txt")])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    err = err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("labelrank: error: ") and message in err
+
+
+@pytest.mark.parametrize(
+    "which, content, message",
+    [
+        ("run", "p1 AA01 1 0.5\np9 AA01 1 0.5\n", "run.txt:2: document 'p9' is not in the truth file"),
+        ("truth", "", "truth.txt: the truth file is empty (no data lines)"),
+    ],
+)
+def test_bad_input_as_a_subprocess(files, which, content, message):
+    (files / f"{which}.txt").write_text(content)
+    res = run_cli("score", "--tree", str(TREE), "--truth", str(files / "truth.txt"), "--run", str(files / "run.txt"))
+    assert res.returncode == 2 and res.stdout == ""
+    err = res.stderr.strip()
+    assert len(err.splitlines()) == 1 and err == f"labelrank: error: {files / which}.txt{message[len(which) + 4:]}"
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("p1 AA01 1\n", "run.txt:1: expected 4 columns 'doc label rank score', got 3"),
+        ("p1 AA01 0 0.5\n", "run.txt:1: rank '0' is not a positive integer"),
+        ("p1 AA01 1.5 0.5\n", "run.txt:1: rank '1.5' is not a positive integer"),
+        ("p1 AA01 1 nan\n", "run.txt:1: score 'nan' is not a finite number"),
+        ("p1 AA01 1 0.5\np1 AA02 1 0.4\n", "run.txt:2: duplicate rank 1 for document 'p1' (first on line 1)"),
+    ],
+)
+def test_read_run_errors(files, content, message):
+    (files / "run.txt").write_text(content)
+    with pytest.raises(UsageError) as info:
+        read_run(files / "run.txt", LABELS, {"p1": ["AA01"]})
+    assert message in str(info.value)
+
+
+def test_readers_and_writers_round_trip(tmp_path):
+    truth = {"d1": ["AA01", "BA"], "d2": ["AA65"]}
+    ranking = {"d1": ["AA02", "AA01"], "d2": ["AA65", "BB", "AA"]}
+    scores = {"d1": [0.9, 0.25], "d2": [3.0, 2.0, -1.5]}
+    write_truth(tmp_path / "t", truth)
+    write_run(tmp_path / "r", ranking, scores)
+    assert read_truth(tmp_path / "t", LABELS) == truth
+    run = read_run(tmp_path / "r", LABELS, truth)
+    assert run.ranking == ranking and run.scores == scores
+    # lines may come in any order: the rank column decides
+    lines = (tmp_path / "r").read_text().splitlines()
+    (tmp_path / "r2").write_text("\n".join(reversed(lines)) + "\n")
+    assert read_run(tmp_path / "r2", LABELS, truth).ranking == ranking
+    with pytest.raises(UsageError, match="expected 2 columns"):
+        (tmp_path / "t3").write_text("d1 AA01 extra\n")
+        read_truth(tmp_path / "t3", LABELS)
+    with pytest.raises(UsageError, match="truth file not found"):
+        read_truth(tmp_path / "missing", LABELS)
+
+
+def test_bad_tree_and_options_in_process(files, capsys):
+    (files / "tree.yaml").write_text("a: null\nb: c\n")
+    args = ["score", "--truth", str(files / "truth.txt"), "--run", str(files / "run.txt")]
+    assert cli.main([*args, "--tree", str(files / "tree.yaml")]) == 2
+    assert "tree.yaml: not a valid tree file: unknown parent label" in capsys.readouterr().err
+    assert cli.main([*args, "--tree", str(files / "nope.yaml")]) == 2
+    assert "nope.yaml: tree file not found" in capsys.readouterr().err
+    assert cli.main([*args, "--tree", str(TREE), "--cutoff", "0"]) == 2
+    assert "--cutoff must be a positive integer, got 0" in capsys.readouterr().err
+    assert cli.main([*args, "--tree", str(TREE), "--threshold", "0.85"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: [float(v) for v in line.split()[1:]] for line in out.splitlines()[2:]}
+    expected = expected_means(assigned=[["AA02"], [], []])
+    assert rows["F-measure"] == pytest.approx(expected.loc["F-measure"].to_list(), abs=5e-5)
+    assert np.isfinite(rows["F-measure"]).all()
