@@ -1,0 +1,490 @@
+"""A pairwise (ranking) hinge-loss linear SVM solved by dual coordinate descent.
+
+Every large-margin ranker in this project is one instance of the same convex problem. Let ``F`` be a feature
+matrix of shape (n_rows, d) and let the weights be a matrix ``W`` of shape (n_blocks, d) (one weight vector per
+*block*; a single shared vector when ``n_blocks = 1``). A *pair* ``p`` names a positive row ``a_p`` of ``F`` scored
+by block ``s_p`` and a negative row ``b_p`` scored by block ``t_p``; it asks for the margin
+
+.. math::
+
+    m_p(W) = \\langle w_{s_p}, F_{a_p} \\rangle - \\langle w_{t_p}, F_{b_p} \\rangle \\ge 1 .
+
+The solver minimises the primal
+
+.. math::
+
+    P(W) = \\tfrac12 \\sum_{j} \\lVert w_j \\rVert^2 + \\sum_p C_p \\max(0,\\, 1 - m_p(W))    \\tag{P}
+
+through its dual (Hsieh et al. 2008, eq. 4), with :math:`z_p = e_{s_p} \\otimes F_{a_p} - e_{t_p} \\otimes F_{b_p}`
+the pair's *difference example* in the flattened weight space,
+
+.. math::
+
+    \\max_{0 \\le \\alpha_p \\le C_p} D(\\alpha) = \\sum_p \\alpha_p - \\tfrac12 \\Big\\lVert \\sum_p \\alpha_p z_p
+    \\Big\\rVert^2 ,
+    \\qquad W(\\alpha) = \\sum_p \\alpha_p z_p .                                              \\tag{D}
+
+Two uses in this project:
+
+* **RankSVM-IR** (Joachims 2002) over meta-level features: one block, ``F`` the rows :math:`\\phi(x_i, c)`, a pair
+  per (instance, relevant category, irrelevant category), ``s_p = t_p = 0``.
+* **Rank-SVM** (Elisseeff & Weston 2001) on the original features: one block per label, ``a_p = b_p = i`` (the
+  instance), ``s_p = k`` a relevant and ``t_p = l`` an irrelevant label of instance ``i``, and
+  ``C_p = C / (|Y_i| |\\bar Y_i|)`` (see :class:`labelrank.baselines.RankSVM`).
+
+Algorithm (Hsieh et al. 2008, Algorithm 1, with shrinking)
+-------------------------------------------------------------
+Each epoch visits the pairs in a fresh random order drawn from ``numpy.random.default_rng(random_state)``. For pair
+``p`` the dual gradient is :math:`G = m_p(W) - 1`; its projected gradient is ``min(G, 0)`` at ``alpha_p = 0``,
+``max(G, 0)`` at ``alpha_p = C_p`` and ``G`` in between. If it is non-zero the single variable is minimised exactly,
+:math:`\\alpha_p \\leftarrow \\min(\\max(\\alpha_p - G / Q_{pp}, 0), C_p)` with
+:math:`Q_{pp} = \\lVert z_p \\rVert^2`, and ``W`` is updated by :math:`(\\Delta\\alpha_p) z_p` (touching only the
+two rows of ``F`` involved, so a sparse ``F`` costs its non-zeros). A pair with :math:`z_p = 0` (identical positive
+and negative vector) can never be satisfied; its optimal dual value is :math:`C_p` and it does not move ``W``.
+
+Shrinking (Hsieh et al. 2008, section 3.2, as in LIBLINEAR): a pair at ``alpha_p = 0`` whose gradient is above the
+previous epoch's largest projected gradient, or at ``alpha_p = C_p`` with gradient below the smallest, is set aside;
+later epochs visit only the remaining *active* pairs, which makes an epoch much cheaper once most pairs sit at a
+bound.
+
+Stopping: after an epoch, with :math:`PG_{max}` and :math:`PG_{min}` the largest and smallest projected gradient
+met during it, the active pairs are solved when :math:`\\max(PG_{max}, 0) - \\min(PG_{min}, 0) \\le` ``tol``
+(LIBLINEAR's criterion, with 0 included so that a uniform non-zero gradient cannot pass). If pairs were set aside,
+the next epoch visits all pairs again; the solver stops when an epoch over *all* pairs meets the criterion, or
+after ``max_iter`` epochs (passes over the active pairs), in which case ``converged`` is False. At the optimum
+every projected gradient is 0 and :math:`P(W) = D(\\alpha)`; the result reports both objectives so a caller can
+check the duality gap. Like every dual coordinate descent for the hinge loss, the solver needs many epochs when
+``C`` is large and the pairs cannot all be met (many dual variables strictly inside their box).
+
+Biases: (P) has no unpenalised bias. A bias per block is obtained by appending a constant column (value
+``intercept_scaling``) to ``F``; its weight is then regularised like the others, as in LIBLINEAR. Within one block
+(RankSVM-IR) a constant feature cancels in every pair, so there is no bias to learn; across blocks (Elisseeff &
+Weston) only differences :math:`b_k - b_l` enter the constraints, and the regulariser picks the solution with
+:math:`\\sum_k b_k = 0`.
+
+References
+----------
+C.-J. Hsieh, K.-W. Chang, C.-J. Lin, S. S. Keerthi, S. Sundararajan (2008). A dual coordinate descent method for
+large-scale linear SVM. ICML, 408-415.
+T. Joachims (2002). Optimizing search engines using clickthrough data. KDD, 133-142.
+A. Elisseeff, J. Weston (2001). A kernel method for multi-labelled classification. NIPS 14, 681-687.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral, Real
+from typing import Any
+
+import numba
+import numpy as np
+import scipy.sparse as sp
+
+from labelrank._validation import check_positive_int
+
+__all__ = ["PairwiseHingeResult", "fit_pairwise_hinge", "pair_margins"]
+
+
+@dataclass(frozen=True)
+class PairwiseHingeResult:
+    """The solution of the pairwise hinge-loss SVM (P) returned by :func:`fit_pairwise_hinge`.
+
+    Attributes
+    ----------
+    coef : numpy.ndarray of shape (n_blocks, n_features)
+        The weight matrix ``W`` (row ``j`` is block ``j``'s weight vector).
+    alpha : numpy.ndarray of shape (n_pairs,)
+        The dual variables, ``0 <= alpha_p <= C_p``; pass them as ``alpha_init`` to warm-start a related problem.
+    n_iter : int
+        Number of epochs run (passes over the active pairs).
+    converged : bool
+        Whether the projected-gradient criterion was met before ``max_iter`` epochs.
+    violation : float
+        ``max(PG_max, 0) - min(PG_min, 0)`` over the last epoch.
+    primal_objective, dual_objective : float
+        :math:`P(W)` and :math:`D(\\alpha)`; their difference is the duality gap (0 at the optimum).
+    """
+
+    coef: np.ndarray
+    alpha: np.ndarray
+    n_iter: int
+    converged: bool
+    violation: float
+    primal_objective: float
+    dual_objective: float
+
+    @property
+    def duality_gap(self) -> float:
+        """:math:`P(W) - D(\\alpha) \\ge 0`."""
+        return self.primal_objective - self.dual_objective
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# numba kernels. F is passed in two forms, one of them empty: ``dense`` (n_rows, d) when is_sparse is False, or the
+# CSR triplet (data, indices, indptr) when it is True.
+# ----------------------------------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, nogil=True)
+def _row_dot(W, block, row, is_sparse, dense, data, indices, indptr):
+    s = 0.0
+    if is_sparse:
+        for q in range(indptr[row], indptr[row + 1]):
+            s += W[block, indices[q]] * data[q]
+    else:
+        for j in range(dense.shape[1]):
+            s += W[block, j] * dense[row, j]
+    return s
+
+
+@numba.njit(cache=True, nogil=True)
+def _row_axpy(W, block, row, scale, is_sparse, dense, data, indices, indptr):
+    if is_sparse:
+        for q in range(indptr[row], indptr[row + 1]):
+            W[block, indices[q]] += scale * data[q]
+    else:
+        for j in range(dense.shape[1]):
+            W[block, j] += scale * dense[row, j]
+
+
+@numba.njit(cache=True, nogil=True)
+def _pair_sq_norms(pos_rows, neg_rows, pos_blocks, neg_blocks, n_features, is_sparse, dense, data, indices, indptr):
+    """Q_pp = ||z_p||^2 for every pair, with a scratch vector for the cross term of same-block pairs."""
+    n_pairs = pos_rows.shape[0]
+    q = np.empty(n_pairs)
+    scratch = np.zeros((1, n_features))
+    for p in range(n_pairs):
+        a, b = pos_rows[p], neg_rows[p]
+        sa, sb = pos_blocks[p], neg_blocks[p]
+        if sa == sb and a == b:
+            q[p] = 0.0
+            continue
+        # ||F_a||^2 + ||F_b||^2 - 2 [s_a == s_b] <F_a, F_b>
+        _row_axpy(scratch, 0, a, 1.0, is_sparse, dense, data, indices, indptr)
+        norm_a = _row_dot(scratch, 0, a, is_sparse, dense, data, indices, indptr)
+        if sa == sb:
+            cross = _row_dot(scratch, 0, b, is_sparse, dense, data, indices, indptr)
+        else:
+            cross = 0.0
+        _row_axpy(scratch, 0, a, -1.0, is_sparse, dense, data, indices, indptr)
+        _row_axpy(scratch, 0, b, 1.0, is_sparse, dense, data, indices, indptr)
+        norm_b = _row_dot(scratch, 0, b, is_sparse, dense, data, indices, indptr)
+        _row_axpy(scratch, 0, b, -1.0, is_sparse, dense, data, indices, indptr)  # 0 + x - x = 0 exactly
+        q[p] = max(norm_a + norm_b - 2.0 * cross, 0.0)
+    return q
+
+
+@numba.njit(cache=True, nogil=True)
+def _margins(W, pos_rows, neg_rows, pos_blocks, neg_blocks, is_sparse, dense, data, indices, indptr):
+    n_pairs = pos_rows.shape[0]
+    out = np.empty(n_pairs)
+    for p in range(n_pairs):
+        out[p] = _row_dot(W, pos_blocks[p], pos_rows[p], is_sparse, dense, data, indices, indptr) - _row_dot(
+            W, neg_blocks[p], neg_rows[p], is_sparse, dense, data, indices, indptr
+        )
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def _accumulate(W, alpha, pos_rows, neg_rows, pos_blocks, neg_blocks, is_sparse, dense, data, indices, indptr):
+    """W += sum_p alpha_p z_p."""
+    for p in range(alpha.shape[0]):
+        if alpha[p] != 0.0:
+            _row_axpy(W, pos_blocks[p], pos_rows[p], alpha[p], is_sparse, dense, data, indices, indptr)
+            _row_axpy(W, neg_blocks[p], neg_rows[p], -alpha[p], is_sparse, dense, data, indices, indptr)
+
+
+@numba.njit(cache=True, nogil=True)
+def _cd_epoch(index, n_active, bound_max, bound_min, alpha, upper, qdiag, W, pos_rows, neg_rows, pos_blocks,
+              neg_blocks, is_sparse, dense, data, indices, indptr):
+    """One pass of dual coordinate descent over the active pairs ``index[:n_active]``, in that order.
+
+    Shrinking (Hsieh et al. 2008, section 3.2): a pair at ``alpha = 0`` whose gradient exceeds ``bound_max`` (or at
+    ``alpha = C`` with gradient below ``bound_min``), the previous epoch's extreme projected gradients, is swapped
+    behind the active part. Returns (PG_max, PG_min, new number of active pairs).
+    """
+    pg_max = 0.0
+    pg_min = 0.0
+    t = 0
+    while t < n_active:
+        p = index[t]
+        sa, sb = pos_blocks[p], neg_blocks[p]
+        a, b = pos_rows[p], neg_rows[p]
+        g = (_row_dot(W, sa, a, is_sparse, dense, data, indices, indptr)
+             - _row_dot(W, sb, b, is_sparse, dense, data, indices, indptr) - 1.0)
+        old = alpha[p]
+        cap = upper[p]
+        if old <= 0.0:
+            if g > bound_max:  # shrink: at the lower bound and very likely to stay there
+                n_active -= 1
+                index[t], index[n_active] = index[n_active], index[t]
+                continue
+            pg = min(g, 0.0)
+        elif old >= cap:
+            if g < bound_min:  # shrink: at the upper bound and very likely to stay there
+                n_active -= 1
+                index[t], index[n_active] = index[n_active], index[t]
+                continue
+            pg = max(g, 0.0)
+        else:
+            pg = g
+        t += 1
+        if pg > pg_max:
+            pg_max = pg
+        if pg < pg_min:
+            pg_min = pg
+        if pg == 0.0:
+            continue
+        if qdiag[p] > 0.0:
+            new = min(max(old - g / qdiag[p], 0.0), cap)
+        else:  # z_p = 0: g = -1, the dual objective grows linearly in alpha_p
+            new = cap
+        delta = new - old
+        if delta != 0.0:
+            alpha[p] = new
+            _row_axpy(W, sa, a, delta, is_sparse, dense, data, indices, indptr)
+            _row_axpy(W, sb, b, -delta, is_sparse, dense, data, indices, indptr)
+    return pg_max, pg_min, n_active
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# validation
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _as_feature_matrix(F: Any) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """Split ``F`` into the kernels' (is_sparse, dense, data, indices, indptr) form."""
+    if F is None or isinstance(F, (str, bytes)):
+        raise TypeError(f"F must be a 2-D array or scipy sparse matrix, got {F!r}")
+    if sp.issparse(F):
+        if F.ndim != 2:
+            raise ValueError(f"F must be 2-D, got shape {F.shape}")
+        csr = sp.csr_matrix(F, dtype=np.float64, copy=True)
+        csr.sum_duplicates()
+        if not np.all(np.isfinite(csr.data)):
+            raise ValueError("F must be finite, got a NaN or infinite entry")
+        return (True, np.empty((0, 0)), csr.data, csr.indices.astype(np.int64), csr.indptr.astype(np.int64),
+                csr.shape[0], csr.shape[1])
+    try:
+        dense = np.ascontiguousarray(F, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"F must hold real numbers: {exc}") from exc
+    if dense.ndim != 2:
+        raise ValueError(f"F must be 2-D (n_rows, n_features), got shape {dense.shape}")
+    if not np.all(np.isfinite(dense)):
+        raise ValueError("F must be finite, got a NaN or infinite entry")
+    empty_i = np.empty(0, dtype=np.int64)
+    return False, dense, np.empty(0), empty_i, empty_i, dense.shape[0], dense.shape[1]
+
+
+def _as_index(values: Any, name: str, size: int | None, upper: int, upper_name: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
+    if size is not None and arr.shape[0] != size:
+        raise ValueError(f"{name} must have one entry per pair ({size}), got {arr.shape[0]}")
+    arr = arr.astype(np.int64, copy=False)
+    if arr.size and (arr.min() < 0 or arr.max() >= upper):
+        bad = arr[(arr < 0) | (arr >= upper)][0]
+        raise ValueError(f"{name} must lie in [0, {upper}) ({upper_name}), got {bad}")
+    return np.ascontiguousarray(arr)
+
+
+def _pair_bounds(C: Any, n_pairs: int) -> np.ndarray:
+    if isinstance(C, Real) and not isinstance(C, bool):
+        upper = np.full(n_pairs, float(C))
+    else:
+        upper = np.asarray(C, dtype=np.float64)
+        if upper.ndim != 1 or upper.shape[0] != n_pairs:
+            raise ValueError(f"C must be a positive number or an array of one bound per pair ({n_pairs}), "
+                             f"got shape {upper.shape}")
+    if upper.size and not (np.all(np.isfinite(upper)) and upper.min() > 0):
+        bad = upper[~(np.isfinite(upper) & (upper > 0))][0]
+        raise ValueError(f"C must be positive and finite, got {bad}")
+    return np.ascontiguousarray(upper)
+
+
+def _check_tol(tol: Any) -> float:
+    if isinstance(tol, bool) or not isinstance(tol, Real):
+        raise TypeError(f"tol must be a positive number, got {tol!r}")
+    if not tol > 0:
+        raise ValueError(f"tol must be > 0, got {tol}")
+    return float(tol)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# public functions
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def fit_pairwise_hinge(
+    F: Any,
+    pos_rows: Any,
+    neg_rows: Any,
+    C: float | Any = 1.0,
+    *,
+    pos_blocks: Any = None,
+    neg_blocks: Any = None,
+    n_blocks: int | None = None,
+    tol: float = 1e-3,
+    max_iter: int = 1000,
+    random_state: int = 0,
+    alpha_init: Any = None,
+) -> PairwiseHingeResult:
+    """Minimise the pairwise hinge-loss SVM (P) by dual coordinate descent (Hsieh et al. 2008).
+
+    .. math::
+
+        \\min_W \\tfrac12 \\sum_j \\lVert w_j \\rVert^2
+        + \\sum_p C_p \\max\\big(0,\\, 1 - \\langle w_{s_p}, F_{a_p} \\rangle + \\langle w_{t_p}, F_{b_p} \\rangle\\big)
+
+    With one block this is ``min 1/2 ||w||^2 + sum_p C_p max(0, 1 - w . (F[pos_rows[p]] - F[neg_rows[p]]))``.
+    See the module docstring for the algorithm, the stopping rule and how to add biases.
+
+    Parameters
+    ----------
+    F : array-like or scipy.sparse matrix of shape (n_rows, n_features)
+        The vectors the pairs refer to (a sparse matrix is used as CSR without densifying).
+    pos_rows, neg_rows : array-like of int, shape (n_pairs,)
+        Row of ``F`` of the positive (should score higher) and negative vector of each pair.
+    C : float or array-like of shape (n_pairs,), default=1.0
+        The upper bound :math:`C_p > 0` of each dual variable (the weight of each pair's hinge loss).
+    pos_blocks, neg_blocks : array-like of int, shape (n_pairs,), optional
+        Block (row of ``W``) that scores the positive / negative vector; default all 0 (one shared weight vector).
+    n_blocks : int, optional
+        Number of weight vectors; default ``1 + max`` block index used.
+    tol : float, default=1e-3
+        Stop when the projected-gradient spread of an epoch, ``max(PG_max, 0) - min(PG_min, 0)``, is ``<= tol``.
+    max_iter : int, default=1000
+        Maximum number of epochs (passes over all pairs).
+    random_state : int, default=0
+        Seed of ``numpy.random.default_rng`` that draws the visiting order of each epoch.
+    alpha_init : array-like of shape (n_pairs,), optional
+        Warm start: dual variables (clipped to ``[0, C_p]``), e.g. ``result.alpha`` for a nearby ``C``.
+
+    Returns
+    -------
+    PairwiseHingeResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        For malformed input; the message names the argument and shows the offending value.
+
+    References
+    ----------
+    Hsieh, Chang, Lin, Keerthi, Sundararajan (2008), A dual coordinate descent method for large-scale linear SVM,
+    ICML; the dual and Algorithm 1 are those of LIBLINEAR's L1-loss SVM solver.
+
+    Examples
+    --------
+    >>> F = [[0.0], [1.0]]
+    >>> res = fit_pairwise_hinge(F, pos_rows=[1], neg_rows=[0], C=10.0)
+    >>> float(res.coef[0, 0])        # the margin w * (1 - 0) = 1 is just met
+    1.0
+    """
+    is_sparse, dense, data, indices, indptr, n_rows, n_features = _as_feature_matrix(F)
+    pos_rows = _as_index(pos_rows, "pos_rows", None, n_rows, "the rows of F")
+    n_pairs = pos_rows.shape[0]
+    neg_rows = _as_index(neg_rows, "neg_rows", n_pairs, n_rows, "the rows of F")
+    if (pos_blocks is None) != (neg_blocks is None):
+        raise ValueError("pos_blocks and neg_blocks must be given together, got only one of them")
+    if pos_blocks is None:
+        used = 1
+        pos_blocks = np.zeros(n_pairs, dtype=np.int64)
+        neg_blocks = np.zeros(n_pairs, dtype=np.int64)
+    else:
+        big = np.iinfo(np.int64).max
+        pos_blocks = _as_index(pos_blocks, "pos_blocks", n_pairs, big, "the blocks")
+        neg_blocks = _as_index(neg_blocks, "neg_blocks", n_pairs, big, "the blocks")
+        used = 1 + int(max(pos_blocks.max(initial=0), neg_blocks.max(initial=0)))
+    if n_blocks is None:
+        n_blocks = used
+    else:
+        n_blocks = check_positive_int(n_blocks, "n_blocks")
+        if n_blocks < used:
+            raise ValueError(f"n_blocks must exceed every block index (max {used - 1}), got {n_blocks}")
+    upper = _pair_bounds(C, n_pairs)
+    tol = _check_tol(tol)
+    max_iter = check_positive_int(max_iter, "max_iter")
+    random_state = check_positive_int(random_state, "random_state", minimum=0)
+
+    args = (pos_rows, neg_rows, pos_blocks, neg_blocks, is_sparse, dense, data, indices, indptr)
+    W = np.zeros((n_blocks, n_features))
+    if alpha_init is None:
+        alpha = np.zeros(n_pairs)
+    else:
+        alpha = np.asarray(alpha_init, dtype=np.float64)
+        if alpha.shape != (n_pairs,):
+            raise ValueError(f"alpha_init must have shape ({n_pairs},), got {alpha.shape}")
+        if not np.all(np.isfinite(alpha)):
+            raise ValueError("alpha_init must be finite")
+        alpha = np.ascontiguousarray(np.clip(alpha, 0.0, upper))
+        _accumulate(W, alpha, *args)
+
+    rng = np.random.default_rng(random_state)
+    n_iter, violation, converged = 0, 0.0, n_pairs == 0
+    if n_pairs:
+        qdiag = _pair_sq_norms(pos_rows, neg_rows, pos_blocks, neg_blocks, n_features, is_sparse, dense, data,
+                               indices, indptr)
+        index = np.arange(n_pairs)
+        n_active, bound_max, bound_min = n_pairs, np.inf, -np.inf
+        while n_iter < max_iter:
+            index[:n_active] = rng.permutation(index[:n_active])
+            pg_max, pg_min, n_active = _cd_epoch(index, n_active, bound_max, bound_min, alpha, upper, qdiag, W,
+                                                 *args)
+            n_iter += 1
+            violation = pg_max - pg_min
+            if violation <= tol:
+                if n_active == n_pairs:  # converged on all pairs
+                    converged = True
+                    break
+                # converged on the active pairs: check all of them again in the next epoch
+                n_active, bound_max, bound_min = n_pairs, np.inf, -np.inf
+                continue
+            bound_max = pg_max if pg_max > 0 else np.inf
+            bound_min = pg_min if pg_min < 0 else -np.inf
+
+    margins = _margins(W, *args)
+    sq_norm = float(np.sum(W * W))
+    primal = 0.5 * sq_norm + float(np.sum(upper * np.maximum(0.0, 1.0 - margins)))
+    dual = float(alpha.sum()) - 0.5 * sq_norm
+    return PairwiseHingeResult(W, alpha, n_iter, converged, float(violation), primal, dual)
+
+
+def pair_margins(
+    F: Any, coef: Any, pos_rows: Any, neg_rows: Any, pos_blocks: Any = None, neg_blocks: Any = None
+) -> np.ndarray:
+    """The margins :math:`m_p = \\langle w_{s_p}, F_{a_p} \\rangle - \\langle w_{t_p}, F_{b_p} \\rangle` of pairs.
+
+    Parameters
+    ----------
+    F : array-like or scipy.sparse matrix of shape (n_rows, n_features)
+    coef : array-like of shape (n_blocks, n_features) or (n_features,)
+        The weights (``PairwiseHingeResult.coef``); a 1-D vector is one block.
+    pos_rows, neg_rows, pos_blocks, neg_blocks
+        As in :func:`fit_pairwise_hinge`.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_pairs,)
+    """
+    is_sparse, dense, data, indices, indptr, n_rows, n_features = _as_feature_matrix(F)
+    W = np.asarray(coef, dtype=np.float64)
+    if W.ndim == 1:
+        W = W[None, :]
+    if W.ndim != 2 or W.shape[1] != n_features:
+        raise ValueError(f"coef must have shape (n_blocks, {n_features}), got {np.shape(coef)}")
+    W = np.ascontiguousarray(W)
+    pos_rows = _as_index(pos_rows, "pos_rows", None, n_rows, "the rows of F")
+    n_pairs = pos_rows.shape[0]
+    neg_rows = _as_index(neg_rows, "neg_rows", n_pairs, n_rows, "the rows of F")
+    if pos_blocks is None:
+        pos_blocks = np.zeros(n_pairs, dtype=np.int64)
+    if neg_blocks is None:
+        neg_blocks = np.zeros(n_pairs, dtype=np.int64)
+    pos_blocks = _as_index(pos_blocks, "pos_blocks", n_pairs, W.shape[0], "the rows of coef")
+    neg_blocks = _as_index(neg_blocks, "neg_blocks", n_pairs, W.shape[0], "the rows of coef")
+    return _margins(W, pos_rows, neg_rows, pos_blocks, neg_blocks, is_sparse, dense, data, indices, indptr)

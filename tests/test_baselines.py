@@ -1,0 +1,423 @@
+"""Tests of labelrank.baselines: worked examples, cross-checks against independent implementations, scikit-learn
+estimator checks, and input validation."""
+
+from __future__ import annotations
+
+import pickle
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import minimize
+from scipy.spatial.distance import cdist
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from labelrank.baselines import IBLRML, BinarySVM, MLkNN, RankSVM, rank_svm_pairs
+from labelrank.threshold import LLSFThreshold
+
+
+def make_data(seed=0, n=60, d=5, m=4):
+    """Multi-label data from a linear model, every label with positives and negatives."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    W = rng.normal(size=(m, d))
+    Y = (X @ W.T + 0.3 * rng.normal(size=(n, m)) > 0.3).astype(int)
+    Y[0], Y[1] = 1, 0  # one instance with every label, one with none
+    return X, Y
+
+
+def all_estimators():
+    return [BinarySVM(), RankSVM(), MLkNN(k=3), IBLRML(k=3)]
+
+
+def ids(est):
+    return type(est).__name__
+
+
+def naive_label_counts(X_train, Y_train, k, X=None):
+    """Neighbour label counts by an explicit distance matrix; a training instance is not its own neighbour."""
+    if X is None:
+        D = cdist(X_train, X_train)
+        np.fill_diagonal(D, np.inf)
+    else:
+        D = cdist(X, X_train)
+    idx = np.argsort(D, axis=1, kind="stable")[:, :k]
+    return Y_train[idx].sum(axis=1)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# scikit-learn estimator checks
+# ---------------------------------------------------------------------------------------------------------------
+
+# The generic checks make targets for single-output estimators: a 1-D (here reshaped to one column) y with values
+# such as 0, 1, 2. Our estimators take a 0/1 label matrix Y and reject other values with a ValueError, so each check
+# below stops at its fit call for that reason alone; the properties they test are re-tested with a valid Y in
+# ``test_sklearn_properties_with_a_label_matrix`` below.
+Y_VALUES_ARE_NOT_BINARY = "the check's generated target has values other than 0 and 1; Y must be a 0/1 label matrix"
+EXPECTED_FAILED_CHECKS = {
+    name: Y_VALUES_ARE_NOT_BINARY
+    for name in [
+        "check_fit_score_takes_y",
+        "check_estimators_overwrite_params",
+        "check_dont_overwrite_parameters",
+        "check_estimators_fit_returns_self",
+        "check_readonly_memmap_input",
+        "check_n_features_in_after_fitting",
+        "check_positive_only_tag_during_fit",
+        "check_estimators_dtypes",
+        "check_dtype_object",
+        "check_estimator_sparse_tag",
+        "check_estimator_sparse_array",
+        "check_estimator_sparse_matrix",
+        "check_f_contiguous_array_estimator",
+        "check_methods_sample_order_invariance",
+        "check_methods_subset_invariance",
+        "check_fit2d_1feature",
+        "check_dict_unchanged",
+        "check_fit2d_predict1d",
+    ]
+}
+
+
+@parametrize_with_checks(all_estimators(), expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("est", all_estimators(), ids=ids)
+def test_sklearn_properties_with_a_label_matrix(est):
+    X, Y = make_data(1)
+    fitted = clone(est)
+    assert fitted.fit(X, Y) is fitted  # fit returns self
+    assert fitted.n_features_in_ == X.shape[1] and fitted.n_labels_ == Y.shape[1]
+    scores, pred = fitted.decision_function(X), fitted.predict(X)
+    assert scores.shape == Y.shape and pred.shape == Y.shape and set(np.unique(pred)) <= {0, 1}
+    before = pickle.dumps(fitted.__dict__)
+    fitted.predict(X)
+    assert pickle.dumps(fitted.__dict__) == before  # predicting changes nothing
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(fitted)).decision_function(X), scores)
+    assert clone(est).get_params() == est.get_params()  # fit did not change the parameters
+    # sample-order and subset invariance of the predictions
+    perm = np.random.default_rng(0).permutation(X.shape[0])
+    np.testing.assert_allclose(fitted.decision_function(X[perm]), scores[perm], atol=1e-12)
+    np.testing.assert_allclose(fitted.decision_function(X[:7]), scores[:7], atol=1e-12)
+    # other input dtypes and layouts: the same model
+    for variant in (X.astype(np.float32), np.asfortranarray(X), X.tolist()):
+        other = clone(est).fit(variant, Y)
+        np.testing.assert_allclose(other.decision_function(X), scores, atol=1e-5)
+    readonly = X.copy()
+    readonly.flags.writeable = False
+    np.testing.assert_allclose(clone(est).fit(readonly, Y).decision_function(readonly), scores, atol=1e-12)
+    # a single feature is fine
+    clone(est).fit(X[:, :1], Y).predict(X[:, :1])
+    with pytest.raises(ValueError, match="features"):
+        fitted.predict(X[:, :2])
+    with pytest.raises(ValueError, match="2D array"):
+        fitted.predict(X[0])
+
+
+@pytest.mark.parametrize("est", all_estimators(), ids=ids)
+@pytest.mark.parametrize("fmt", ["csr_matrix", "csc_matrix", "coo_matrix", "csr_array"])
+def test_sparse_input_gives_the_dense_result(est, fmt):
+    X, Y = make_data(2)
+    X[np.abs(X) < 0.5] = 0.0
+    Xs = getattr(sp, fmt)(X)
+    dense = clone(est).fit(X, Y)
+    sparse = clone(est).fit(Xs, Y)
+    np.testing.assert_allclose(sparse.decision_function(Xs), dense.decision_function(X), atol=1e-6)
+    np.testing.assert_array_equal(sparse.predict(Xs), dense.predict(X))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# bad input
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("est", all_estimators(), ids=ids)
+def test_bad_input_gives_clear_errors(est):
+    X, Y = make_data(3)
+    with pytest.raises(ValueError, match="X and Y must have the same number of rows .* 60 rows and Y with 59 rows"):
+        clone(est).fit(X, Y[:-1])
+    with pytest.raises(ValueError, match="minimum of 2 is required"):
+        clone(est).fit(X[:1], Y[:1])
+    with pytest.raises(ValueError, match=r"Y must contain only 0 and 1, got 2 at position \(0, 0\)"):
+        clone(est).fit(X, np.where(np.arange(Y.size).reshape(Y.shape) == 0, 2, Y))
+    with pytest.raises(ValueError, match="Y must be 2-D"):
+        clone(est).fit(X, Y[:, 0])
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        clone(est).fit(X, None)
+    with pytest.raises(ValueError, match="NaN"):
+        clone(est).fit(np.where(X > 1.5, np.nan, X), Y)
+    with pytest.raises(ValueError, match="threshold must be one of .* got 'zero'"):
+        clone(est).set_params(threshold="zero").fit(X, Y)
+    with pytest.raises(Exception, match="not fitted"):
+        clone(est).predict(X)
+
+
+@pytest.mark.parametrize(
+    "est, match, error",
+    [
+        (BinarySVM(C=0.0), "C must be positive and finite, got 0.0", ValueError),
+        (BinarySVM(C="1"), "C must be a positive number, got '1'", TypeError),
+        (RankSVM(C=-1.0), "C must be positive and finite, got -1.0", ValueError),
+        (RankSVM(max_iter=0), "max_iter must be >= 1, got 0", ValueError),
+        (RankSVM(intercept_scaling=np.inf), "intercept_scaling must be positive and finite", ValueError),
+        (MLkNN(k=0), "k must be >= 1, got 0", ValueError),
+        (MLkNN(k=2.5), "k must be an integer, got 2.5", TypeError),
+        (MLkNN(s=0.0), "s must be positive and finite", ValueError),
+        (MLkNN(k=60), r"k must be smaller than the number of training instances \(60\).*got k=60", ValueError),
+        (IBLRML(k=60), r"k must be smaller than the number of training instances \(60\)", ValueError),
+        (IBLRML(ridge=-1e-8), "ridge must be positive and finite", ValueError),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_bad_hyperparameters(est, match, error):
+    X, Y = make_data(3)
+    with pytest.raises(error, match=match):
+        est.fit(X, Y)
+
+
+@pytest.mark.parametrize("est", all_estimators(), ids=ids)
+def test_label_without_positives_is_handled(est):
+    # an all-zero (or all-one) label column is not an error: CV folds of Reuters have such labels
+    X, Y = make_data(4)
+    Y[:, 1] = 0
+    Y[:, 2] = 1
+    fitted = clone(est).fit(X, Y)
+    scores, pred = fitted.decision_function(X), fitted.predict(X)
+    assert np.all(np.isfinite(scores))
+    if isinstance(est, BinarySVM):  # the documented constant margins
+        np.testing.assert_array_equal(scores[:, 1], -1.0)
+        np.testing.assert_array_equal(scores[:, 2], 1.0)
+        assert not pred[:, 1].any() and pred[:, 2].all()
+    elif isinstance(est, IBLRML):  # the documented constant probabilities
+        np.testing.assert_array_equal(scores[:, 1], 0.0)
+        np.testing.assert_array_equal(scores[:, 2], 1.0)
+        assert not pred[:, 1].any() and pred[:, 2].all()
+    elif isinstance(est, MLkNN):  # the smoothed estimates, with s = 1 and k = 3
+        n, k = X.shape[0], 3
+        # prior 1/(n+2); P(E_j|H1) = 1/(k+1) for every j; all n negatives have count 0: P(E_0|H0) = (1+n)/(k+1+n)
+        prior, pos, neg = 1 / (n + 2), 1 / (k + 1), (1 + n) / (k + 1 + n)
+        np.testing.assert_allclose(scores[:, 1], prior * pos / (prior * pos + (1 - prior) * neg))
+        assert not pred[:, 1].any() and pred[:, 2].all()
+    else:  # Rank-SVM: label 1 only ever appears as irrelevant, label 2 as relevant: a bias difference separates them
+        assert np.all(scores[:, 2] > scores[:, 1])
+        assert fitted.intercept_[2] - fitted.intercept_[1] > 0.5
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# ML-kNN
+# ---------------------------------------------------------------------------------------------------------------
+
+X_HAND = np.array([[0.0], [1.0], [3.0], [6.0], [10.0]])
+Y_HAND = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [1, 1]])
+
+
+def test_mlknn_worked_example_by_hand():
+    # k = 1; nearest other instance: 0->1, 1->0, 3->1, 6->3, 10->6. Label 0 counts (1, 1, 1, 0, 0), label 1 counts
+    # (0, 0, 0, 1, 1). Label 0: prior (1+3)/(2+5) = 4/7; positives have counts 1, 1, 0 -> P(E_j|H1) = (1+c)/(2+3)
+    # = (2/5, 3/5); negatives 1, 0 -> (2/4, 2/4). Label 1: prior 4/7; positives 0, 1, 1 -> (2/5, 3/5); negatives 0, 0
+    # -> (3/4, 1/4).
+    est = MLkNN(k=1).fit(X_HAND, Y_HAND)
+    np.testing.assert_allclose(est.prior_, [4 / 7, 4 / 7])
+    np.testing.assert_allclose(est.cond_pos_, [[2 / 5, 3 / 5], [2 / 5, 3 / 5]])
+    np.testing.assert_allclose(est.cond_neg_, [[1 / 2, 1 / 2], [3 / 4, 1 / 4]])
+
+    def posterior(prior, pos, neg):
+        return float(prior * pos / (prior * pos + (1 - prior) * neg))
+
+    p = Fraction(4, 7)
+    # x = 0.4: nearest 0 (labels 1, 0) -> counts (1, 0); x = 5: nearest 6 (labels 0, 1) -> counts (0, 1)
+    expected = [[posterior(p, Fraction(3, 5), Fraction(1, 2)), posterior(p, Fraction(2, 5), Fraction(3, 4))],
+                [posterior(p, Fraction(2, 5), Fraction(1, 2)), posterior(p, Fraction(3, 5), Fraction(1, 4))]]
+    np.testing.assert_allclose(expected, [[8 / 13, 32 / 77], [16 / 31, 16 / 21]])
+    np.testing.assert_allclose(est.decision_function([[0.4], [5.0]]), expected)
+    np.testing.assert_array_equal(est.predict([[0.4], [5.0]]), [[1, 0], [1, 1]])
+
+
+def test_mlknn_training_instances_are_not_their_own_neighbours():
+    # with itself counted (scikit-multilearn 0.2.0) and k = 1, each count would equal the instance's own label and
+    # P(E_1 | H_1) would be (1 + 3)/(2 + 3) = 4/5; leaving itself out gives the 3/5 of the worked example above
+    est = MLkNN(k=1).fit(X_HAND, Y_HAND)
+    assert est.cond_pos_[0, 1] == pytest.approx(3 / 5)
+    # duplicated instances are each other's neighbours, still never their own
+    X = np.vstack([X_HAND, X_HAND])
+    Y = np.vstack([Y_HAND, Y_HAND])
+    dup = MLkNN(k=1).fit(X, Y)
+    # every instance's only neighbour is its twin, with the same labels: counts = own labels
+    np.testing.assert_allclose(dup.cond_pos_[:, 1], (1 + 6) / (2 + 6))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mlknn_matches_a_naive_implementation(seed):
+    X, Y = make_data(seed, n=40, m=3)
+    k, s = 4, 0.7
+    est = MLkNN(k=k, s=s, threshold="llsf").fit(X, Y)
+    counts = naive_label_counts(X, Y, k)
+    n = X.shape[0]
+    Xq = np.random.default_rng(seed).normal(size=(15, X.shape[1]))
+    counts_q = naive_label_counts(X, Y, k, Xq)
+    expected, loo = np.zeros((15, 3)), np.zeros((n, 3))
+    for lab in range(3):
+        prior = (s + Y[:, lab].sum()) / (2 * s + n)
+        c1 = np.array([np.sum((counts[:, lab] == j) & (Y[:, lab] == 1)) for j in range(k + 1)])
+        c0 = np.array([np.sum((counts[:, lab] == j) & (Y[:, lab] == 0)) for j in range(k + 1)])
+        pos = (s + c1) / (s * (k + 1) + c1.sum())
+        neg = (s + c0) / (s * (k + 1) + c0.sum())
+        for out, cnt in ((expected, counts_q), (loo, counts)):
+            a = prior * pos[cnt[:, lab]]
+            out[:, lab] = a / (a + (1 - prior) * neg[cnt[:, lab]])
+    np.testing.assert_allclose(est.decision_function(Xq), expected)
+    # the LLSF threshold is fitted on the leave-one-out training scores (non-splitting strategy)
+    reference = LLSFThreshold().fit(loo, Y)
+    np.testing.assert_array_equal(est.predict(Xq), reference.predict(expected))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# IBLR-ML
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_iblrml_matches_a_naive_implementation(seed):
+    X, Y = make_data(seed, n=80, m=3)
+    k, ridge = 5, 1e-3
+    est = IBLRML(k=k, ridge=ridge, tol=1e-10).fit(X, Y)
+    freq = naive_label_counts(X, Y, k) / k  # label frequencies among the k neighbours, self excluded
+    mean, sd = freq.mean(axis=0), freq.std(axis=0)
+    sd[sd == 0] = 1.0
+    Xq = np.random.default_rng(seed).normal(size=(20, X.shape[1]))
+    Zq = (naive_label_counts(X, Y, k, Xq) / k - mean) / sd
+    for lab in range(3):
+        # an independent solver (L-BFGS) of the same penalised likelihood: ridge * ||beta||^2 <=> C = 1/(2 ridge)
+        lr = LogisticRegression(C=1 / (2 * ridge), solver="lbfgs", tol=1e-12, max_iter=10_000)
+        lr.fit((freq - mean) / sd, Y[:, lab])
+        np.testing.assert_allclose(est.decision_function(Xq)[:, lab], lr.predict_proba(Zq)[:, 1], atol=1e-6)
+    np.testing.assert_array_equal(est.predict(Xq), (est.decision_function(Xq) >= 0.5).astype(int))
+
+
+def test_iblrml_learns_label_dependence():
+    # label 1 is the negation of label 0: the frequency of label 0 among the neighbours must predict label 1
+    rng = np.random.default_rng(5)
+    X = np.r_[rng.normal(-2, 1, size=(50, 2)), rng.normal(2, 1, size=(50, 2))]
+    y0 = np.r_[np.zeros(50), np.ones(50)].astype(int)
+    Y = np.c_[y0, 1 - y0]
+    est = IBLRML(k=7).fit(X, Y)
+    assert est.coef_[1, 0] < 0 < est.coef_[0, 0]
+    p = est.decision_function([[2.0, 2.0], [-2.0, -2.0]])
+    assert p[0, 0] > 0.9 and p[0, 1] < 0.1 and p[1, 0] < 0.1 and p[1, 1] > 0.9
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Binary-SVM
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_binary_svm_is_liblinear_per_label_with_threshold_zero():
+    X, Y = make_data(6)
+    est = BinarySVM(C=0.3).fit(X, Y)
+    Xq = np.random.default_rng(0).normal(size=(10, X.shape[1]))
+    for lab in range(Y.shape[1]):
+        svc = LinearSVC(C=0.3, loss="hinge", dual=True, max_iter=10_000, random_state=0).fit(X, Y[:, lab])
+        np.testing.assert_allclose(est.decision_function(Xq)[:, lab], svc.decision_function(Xq), atol=1e-10)
+    scores = est.decision_function(Xq)
+    np.testing.assert_array_equal(est.predict(Xq), (scores >= 0).astype(int))
+    assert est.threshold_ == 0.0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Rank-SVM
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_rank_svm_pairs():
+    inst, rel, irr = rank_svm_pairs([[1, 0, 1], [0, 0, 0], [0, 1, 0], [1, 1, 1]])
+    assert list(zip(inst, rel, irr)) == [(0, 0, 1), (0, 2, 1), (2, 1, 0), (2, 1, 2)]
+    assert all(a.size == 0 for a in rank_svm_pairs([[1, 1], [0, 0]]))
+
+
+def slsqp_rank_svm(X, Y, C, intercept_scaling=1.0):
+    """Elisseeff & Weston's primal as a QP in (W, b, xi), solved by SLSQP: an independent reference.
+
+    The bias penalty is b_k^2 / (2 intercept_scaling^2), written with the variable v_k = b_k / intercept_scaling.
+    """
+    n, d = X.shape
+    m = Y.shape[1]
+    inst, rel, irr = rank_svm_pairs(Y)
+    size = Y.sum(axis=1) * (m - Y.sum(axis=1))
+    nw, P = m * (d + 1), inst.size
+    Xt = np.hstack([X, np.full((n, 1), intercept_scaling)])
+    A = np.zeros((P, nw))  # margin of pair p = A[p] . w
+    for p, (i, k, l) in enumerate(zip(inst, rel, irr)):
+        A[p, k * (d + 1):(k + 1) * (d + 1)] += Xt[i]
+        A[p, l * (d + 1):(l + 1) * (d + 1)] -= Xt[i]
+    cost = C / size[inst]
+
+    def objective(v):
+        return 0.5 * v[:nw] @ v[:nw] + cost @ v[nw:], np.r_[v[:nw], cost]
+
+    cons = [{"type": "ineq", "fun": lambda v: A @ v[:nw] - 1 + v[nw:], "jac": lambda v: np.hstack([A, np.eye(P)])}]
+    res = minimize(objective, np.r_[np.zeros(nw), np.ones(P)], jac=True, method="SLSQP", constraints=cons,
+                   bounds=[(None, None)] * nw + [(0, None)] * P, options={"ftol": 1e-14, "maxiter": 2000})
+    assert res.success or res.status == 8, res.message  # 8: no descent direction left, at the optimum
+    W = res.x[:nw].reshape(m, d + 1)
+    return W[:, :d], W[:, d] * intercept_scaling
+
+
+@pytest.mark.parametrize("seed, scaling", [(0, 1.0), (1, 1.0), (2, 1.0), (3, 3.0)])
+def test_rank_svm_matches_the_primal_qp(seed, scaling):
+    X, Y = make_data(seed, n=14, d=2, m=3)  # instances with 1 or 2 relevant labels: unequal pair weights
+    X = X + 1.0  # off the origin, so that the bias and its penalty matter
+    est = RankSVM(C=2.0, intercept_scaling=scaling, tol=1e-10, max_iter=200_000).fit(X, Y)
+    W, b = slsqp_rank_svm(X, Y, 2.0, scaling)
+    np.testing.assert_allclose(est.coef_, W, atol=1e-5)
+    np.testing.assert_allclose(est.intercept_, b, atol=1e-5)
+    # the regulariser centres the weights and biases (only differences enter the constraints)
+    np.testing.assert_allclose(est.coef_.sum(axis=0), 0.0, atol=1e-8)
+    np.testing.assert_allclose(est.intercept_.sum(), 0.0, atol=1e-8)
+
+
+def test_rank_svm_ranks_relevant_labels_first():
+    X, Y = make_data(8, n=200, d=6, m=5)
+    est = RankSVM(C=10.0).fit(X, Y)
+    S = est.decision_function(X)
+    errors = [np.mean(S[i, Y[i] == 1][:, None] <= S[i, Y[i] == 0][None, :])
+              for i in range(len(Y)) if 0 < Y[i].sum() < Y.shape[1]]
+    assert np.mean(errors) < 0.1  # ranking loss on a nearly linear problem
+
+
+def test_rank_svm_thresholds():
+    X, Y = make_data(9)
+    default = RankSVM(C=1.0).fit(X, Y)
+    llsf = RankSVM(C=1.0, threshold="llsf").fit(X, Y)
+    train = default.decision_function(X)
+    assert isinstance(default.threshold_, LLSFThreshold) and default.threshold_.rescale is False
+    assert llsf.threshold_.rescale is True
+    Xq = np.random.default_rng(1).normal(size=(25, X.shape[1]))
+    S = default.decision_function(Xq)
+    np.testing.assert_array_equal(default.predict(Xq), LLSFThreshold(rescale=False).fit(train, Y).predict(S))
+    np.testing.assert_array_equal(llsf.predict(Xq), LLSFThreshold().fit(train, Y).predict(S))
+
+
+def test_rank_svm_warns_when_it_stops_early():
+    X, Y = make_data(10)
+    with pytest.warns(ConvergenceWarning, match="RankSVM did not converge in max_iter=1 epochs"):
+        est = RankSVM(C=100.0, tol=1e-12, max_iter=1).fit(X, Y)
+    assert est.n_iter_ == 1 and not est.converged_
+
+
+@pytest.mark.parametrize("est", [BinarySVM(), MLkNN(k=3), IBLRML(k=3)], ids=ids)
+def test_llsf_option_uses_the_training_scores(est):
+    X, Y = make_data(11)
+    default = clone(est).fit(X, Y)
+    llsf = clone(est).set_params(threshold="llsf").fit(X, Y)
+    np.testing.assert_array_equal(llsf.decision_function(X), default.decision_function(X))
+    assert isinstance(llsf.threshold_, LLSFThreshold) and llsf.threshold_.rescale is True
+    if isinstance(est, BinarySVM):  # training scores of an SVM: its decision function on the training set
+        reference = LLSFThreshold().fit(default.decision_function(X), Y)
+        np.testing.assert_allclose(llsf.threshold_.coef_, reference.coef_)

@@ -1,0 +1,220 @@
+"""Tests of labelrank.pairwise_svm: worked examples, cross-checks against LIBLINEAR and an L-BFGS-B dual solve."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import minimize
+from sklearn.svm import LinearSVC
+
+from labelrank.pairwise_svm import fit_pairwise_hinge, pair_margins
+
+
+def random_problem(seed, n_rows=30, d=4, n_pairs=60):
+    rng = np.random.default_rng(seed)
+    F = rng.normal(size=(n_rows, d))
+    a = rng.integers(0, n_rows, n_pairs)
+    b = rng.integers(0, n_rows, n_pairs)
+    return F, a, b
+
+
+def liblinear_weights(Z, C):
+    """Solve min 1/2||w||^2 + C sum_p hinge(w . z_p) with LIBLINEAR: labels +1, half the rows flipped to -1."""
+    sign = np.where(np.arange(Z.shape[0]) % 2 == 0, 1.0, -1.0)
+    svc = LinearSVC(loss="hinge", dual=True, fit_intercept=False, C=C, tol=1e-10, max_iter=200_000)
+    return svc.fit(Z * sign[:, None], sign).coef_[0]
+
+
+def lbfgs_dual_weights(Z, bounds):
+    """Independent solution: maximise the dual sum(alpha) - 1/2 ||Z^T alpha||^2 over the box with L-BFGS-B."""
+
+    def neg_dual(alpha):
+        w = Z.T @ alpha
+        return 0.5 * w @ w - alpha.sum(), Z @ w - 1.0
+
+    res = minimize(neg_dual, np.zeros(Z.shape[0]), jac=True, method="L-BFGS-B",
+                   bounds=list(zip(np.zeros_like(bounds), bounds)), options={"ftol": 1e-15, "gtol": 1e-12,
+                                                                              "maxiter": 50_000})
+    return Z.T @ res.x
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# worked examples
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("C, w", [(0.25, 0.25), (10.0, 1.0)])
+def test_one_pair_by_hand(C, w):
+    # min 1/2 w^2 + C max(0, 1 - w): w = min(C, 1), alpha = w since w = alpha * (1 - 0)
+    res = fit_pairwise_hinge([[0.0], [1.0]], [1], [0], C=C, tol=1e-12)
+    assert res.coef.shape == (1, 1)
+    assert res.coef[0, 0] == pytest.approx(w, abs=1e-12)
+    assert res.alpha[0] == pytest.approx(w, abs=1e-12)
+    assert res.converged
+    assert res.primal_objective == pytest.approx(0.5 * w * w + C * max(0.0, 1.0 - w))
+    assert res.duality_gap == pytest.approx(0.0, abs=1e-12)
+
+
+def test_two_blocks_by_hand():
+    # one instance x = (1), blocks 0 (relevant) and 1 (irrelevant): margin w0 - w1 >= 1, minimal norm w = (1/2, -1/2)
+    res = fit_pairwise_hinge([[1.0]], [0], [0], C=100.0, pos_blocks=[0], neg_blocks=[1], tol=1e-12)
+    np.testing.assert_allclose(res.coef, [[0.5], [-0.5]], atol=1e-12)
+    assert res.alpha[0] == pytest.approx(0.5)
+
+
+def test_identical_vectors_pair_is_at_its_bound_and_does_not_move_w():
+    F = np.array([[1.0, 2.0], [1.0, 2.0], [0.0, 0.0]])
+    res = fit_pairwise_hinge(F, [0, 0], [1, 2], C=[0.3, 5.0], tol=1e-12)
+    assert res.alpha[0] == pytest.approx(0.3)  # z_0 = F0 - F1 = 0
+    alone = fit_pairwise_hinge(F, [0], [2], C=5.0, tol=1e-12)
+    np.testing.assert_allclose(res.coef, alone.coef, atol=1e-12)
+    assert res.primal_objective == pytest.approx(alone.primal_objective + 0.3)
+
+
+def test_no_pairs_gives_zero_weights():
+    res = fit_pairwise_hinge(np.ones((3, 2)), [], [], C=1.0, n_blocks=2)
+    assert res.coef.shape == (2, 2) and not res.coef.any()
+    assert res.converged and res.n_iter == 0 and res.primal_objective == 0.0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# cross-checks
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("C", [0.05, 1.0])
+def test_matches_liblinear_on_explicit_differences(seed, C):
+    F, a, b = random_problem(seed)
+    res = fit_pairwise_hinge(F, a, b, C=C, tol=1e-9, max_iter=100_000, random_state=seed)
+    assert res.converged
+    np.testing.assert_allclose(res.coef[0], liblinear_weights(F[a] - F[b], C), atol=1e-5)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unequal_bounds_match_an_lbfgs_solution_of_the_dual(seed):
+    F, a, b = random_problem(seed, n_rows=15, d=3, n_pairs=25)
+    bounds = np.random.default_rng(100 + seed).uniform(0.01, 2.0, size=a.size)
+    res = fit_pairwise_hinge(F, a, b, C=bounds, tol=1e-10, max_iter=100_000)
+    np.testing.assert_allclose(res.coef[0], lbfgs_dual_weights(F[a] - F[b], bounds), atol=1e-5)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_blocks_equal_the_flattened_single_block_problem(seed):
+    # Elisseeff & Weston's form: pair (i, k, l) has z = e_k (x) x_i - e_l (x) x_i in the flattened weight space
+    rng = np.random.default_rng(seed)
+    n, d, m = 12, 3, 4
+    X = rng.normal(size=(n, d))
+    inst = rng.integers(0, n, 30)
+    k = rng.integers(0, m, 30)
+    l = (k + rng.integers(1, m, 30)) % m
+    Z = np.zeros((30, m * d))
+    for p in range(30):
+        Z[p, k[p] * d:(k[p] + 1) * d] += X[inst[p]]
+        Z[p, l[p] * d:(l[p] + 1) * d] -= X[inst[p]]
+    res = fit_pairwise_hinge(X, inst, inst, C=0.7, pos_blocks=k, neg_blocks=l, n_blocks=m, tol=1e-10,
+                             max_iter=100_000)
+    assert res.coef.shape == (m, d)
+    np.testing.assert_allclose(res.coef.ravel(), liblinear_weights(Z, 0.7), atol=1e-5)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_primal_equals_dual_at_convergence(seed):
+    F, a, b = random_problem(seed, n_rows=50, d=6, n_pairs=200)
+    res = fit_pairwise_hinge(F, a, b, C=0.5, tol=1e-8, max_iter=100_000)
+    assert res.converged and res.violation <= 1e-8
+    assert res.duality_gap >= -1e-9
+    assert res.duality_gap <= 1e-6 * res.primal_objective
+    # the reported primal objective is the primal at the returned weights
+    margins = (F[a] - F[b]) @ res.coef[0]
+    assert res.primal_objective == pytest.approx(0.5 * res.coef[0] @ res.coef[0]
+                                                 + 0.5 * np.maximum(0, 1 - margins).sum())
+
+
+def test_loose_tolerance_leaves_a_gap_and_max_iter_stops():
+    F, a, b = random_problem(0, n_rows=50, d=6, n_pairs=200)
+    res = fit_pairwise_hinge(F, a, b, C=50.0, tol=1e-12, max_iter=3)
+    assert not res.converged and res.n_iter == 3 and res.violation > 1e-12
+    assert res.duality_gap > 0
+
+
+def test_sparse_and_dense_agree():
+    F, a, b = random_problem(1)
+    F[np.abs(F) < 0.7] = 0.0
+    dense = fit_pairwise_hinge(F, a, b, C=0.5, tol=1e-9, max_iter=100_000)
+    sparse = fit_pairwise_hinge(sp.csr_matrix(F), a, b, C=0.5, tol=1e-9, max_iter=100_000)
+    np.testing.assert_allclose(sparse.coef, dense.coef, atol=1e-10)
+    # a CSC or COO matrix with duplicate entries is accepted the same way
+    coo = sp.coo_matrix(F)
+    dup = sp.coo_matrix((np.r_[coo.data / 2, coo.data / 2], (np.r_[coo.row, coo.row], np.r_[coo.col, coo.col])),
+                        shape=F.shape)
+    twice = fit_pairwise_hinge(dup, a, b, C=0.5, tol=1e-9, max_iter=100_000)
+    np.testing.assert_allclose(twice.coef, dense.coef, atol=1e-8)
+
+
+def test_seeded_and_deterministic():
+    F, a, b = random_problem(2)
+    r1 = fit_pairwise_hinge(F, a, b, C=1.0, tol=1e-4, random_state=7)
+    r2 = fit_pairwise_hinge(F, a, b, C=1.0, tol=1e-4, random_state=7)
+    np.testing.assert_array_equal(r1.coef, r2.coef)
+    np.testing.assert_array_equal(r1.alpha, r2.alpha)
+    r3 = fit_pairwise_hinge(F, a, b, C=1.0, tol=1e-9, max_iter=100_000, random_state=8)
+    np.testing.assert_allclose(r3.coef, r1.coef, atol=1e-2)
+
+
+def test_warm_start_from_the_solution_converges_at_once():
+    F, a, b = random_problem(3)
+    res = fit_pairwise_hinge(F, a, b, C=1.0, tol=1e-8, max_iter=100_000)
+    again = fit_pairwise_hinge(F, a, b, C=1.0, tol=1e-6, alpha_init=res.alpha)
+    assert again.n_iter == 1
+    np.testing.assert_allclose(again.coef, res.coef, atol=1e-7)
+    # alpha_init is clipped into the new box [0, C]
+    smaller = fit_pairwise_hinge(F, a, b, C=0.01, tol=1e-9, max_iter=100_000, alpha_init=res.alpha)
+    cold = fit_pairwise_hinge(F, a, b, C=0.01, tol=1e-9, max_iter=100_000)
+    np.testing.assert_allclose(smaller.coef, cold.coef, atol=1e-6)
+
+
+def test_pair_margins():
+    F, a, b = random_problem(4)
+    W = np.random.default_rng(0).normal(size=(2, F.shape[1]))
+    sa = np.arange(a.size) % 2
+    sb = 1 - sa
+    expected = np.einsum("pd,pd->p", W[sa], F[a]) - np.einsum("pd,pd->p", W[sb], F[b])
+    np.testing.assert_allclose(pair_margins(F, W, a, b, sa, sb), expected)
+    np.testing.assert_allclose(pair_margins(sp.csr_matrix(F), W[0], a, b), (F[a] - F[b]) @ W[0])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# input validation
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        (dict(pos_rows=[0, 5], neg_rows=[1, 1]), ValueError, r"pos_rows must lie in \[0, 3\).*got 5"),
+        (dict(pos_rows=[0, 1], neg_rows=[1]), ValueError, r"neg_rows must have one entry per pair \(2\)"),
+        (dict(pos_rows=[0.5], neg_rows=[1]), TypeError, "pos_rows must hold integers"),
+        (dict(pos_rows=[0], neg_rows=[1], C=0.0), ValueError, "C must be positive and finite, got 0"),
+        (dict(pos_rows=[0], neg_rows=[1], C=[1.0, 2.0]), ValueError, r"C must be .* one bound per pair \(1\)"),
+        (dict(pos_rows=[0], neg_rows=[1], pos_blocks=[0]), ValueError, "pos_blocks and neg_blocks"),
+        (dict(pos_rows=[0], neg_rows=[1], pos_blocks=[0], neg_blocks=[3], n_blocks=2), ValueError,
+         "n_blocks must exceed every block index"),
+        (dict(pos_rows=[0], neg_rows=[1], tol=0), ValueError, "tol must be > 0"),
+        (dict(pos_rows=[0], neg_rows=[1], max_iter=0), ValueError, "max_iter must be >= 1"),
+        (dict(pos_rows=[0], neg_rows=[1], alpha_init=[1.0, 2.0]), ValueError, r"alpha_init must have shape \(1,\)"),
+    ],
+)
+def test_bad_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        fit_pairwise_hinge(np.eye(3), **kwargs)
+
+
+def test_bad_feature_matrix():
+    with pytest.raises(ValueError, match="F must be finite"):
+        fit_pairwise_hinge([[np.nan], [1.0]], [0], [1])
+    with pytest.raises(ValueError, match="F must be 2-D"):
+        fit_pairwise_hinge([1.0, 2.0], [0], [1])
+    with pytest.raises(TypeError, match="F must be"):
+        fit_pairwise_hinge(None, [0], [1])
