@@ -196,3 +196,12 @@ def test_bad_tree_and_options_in_process(files, capsys):
     expected = expected_means(assigned=[["AA02"], [], []])
     assert rows["F-measure"] == pytest.approx(expected.loc["F-measure"].to_list(), abs=5e-5)
     assert np.isfinite(rows["F-measure"]).all()
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf"])
+def test_non_finite_threshold_is_a_usage_error(files, capsys, value):
+    """NaN would silently assign nothing (every comparison with NaN is False): exit code 2 and a message."""
+    args = ["score", "--tree", str(TREE), "--truth", str(files / "truth.txt"), "--run", str(files / "run.txt")]
+    assert cli.main([*args, f"--threshold={value}"]) == 2
+    captured = capsys.readouterr()
+    assert "labelrank: error: --threshold must be a finite number, got" in captured.err and captured.out == ""

@@ -14,7 +14,7 @@ from sklearn.metrics import f1_score
 from sklearn.metrics.cluster import contingency_matrix
 
 from labelrank import paper
-from labelrank.clustering_study import choose_groups, score_clustering, spherical_kmeans, summarize
+from labelrank.clustering_study import choose_groups, cluster_texts, score_clustering, spherical_kmeans, summarize
 from labelrank.metrics import (
     aligned_table,
     class_weighted_f_measure,
@@ -356,6 +356,24 @@ def test_bad_retrieval_and_harmonic_inputs():
     assert harmonic_f(0.0, 0.0) == 0.0
 
 
+def test_harmonic_f_is_one_vectorised_function():
+    """One harmonic F (metrics.decision) serves the clustering F, the set F-measure and CostScorer."""
+    from labelrank import metrics
+    from labelrank.metrics import clustering, cost_precision, decision
+
+    assert metrics.harmonic_f is decision.harmonic_f is clustering.harmonic_f is cost_precision.harmonic_f
+    P, R = np.array([[0.0, 0.5], [1.0, 0.25]]), np.array([[0.0, 0.5], [0.5, 1.0]])
+    F = harmonic_f(P, R)
+    assert F.shape == (2, 2) and F[0, 0] == 0.0
+    np.testing.assert_allclose(F, [[0.0, 0.5], [2 / 3, 0.4]])
+    np.testing.assert_allclose(harmonic_f(P, 0.5), [[0.0, 0.5], [2 / 3, 1 / 3]])  # broadcasting
+    assert isinstance(harmonic_f(0.5, 0.5), float)
+    with pytest.raises(ValueError, match="recall must lie in \\[0, 1\\], got nan"):
+        harmonic_f([0.5, 0.5], [0.5, np.nan])
+    with pytest.raises(TypeError, match="precision"):
+        harmonic_f(True, 0.5)
+
+
 def test_contingency_table_bad_input():
     with pytest.raises(ValueError, match="same length"):
         contingency_table([0, 1], [0])
@@ -380,6 +398,14 @@ def test_spherical_kmeans_recovers_separated_topics():
         spherical_kmeans(X, 500)
     with pytest.raises(TypeError, match="n_init"):
         spherical_kmeans(X, 3, n_init=2.5)
+    with pytest.raises(ValueError, match="tol must be non-negative and finite, got -1"):
+        spherical_kmeans(X, 3, tol=-1)
+    with pytest.raises(ValueError, match="tol must be non-negative and finite, got nan"):
+        spherical_kmeans(X, 3, tol=float("nan"))
+    with pytest.raises(TypeError, match="random_state must be an integer, got None"):  # runs are always seeded
+        spherical_kmeans(X, 3, random_state=None)
+    with pytest.raises(ValueError, match="method must be one of"):
+        cluster_texts(["a b", "c d"], 2, method="dbscan")
 
 
 def test_choose_groups_and_score_clustering():

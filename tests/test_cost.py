@@ -310,8 +310,11 @@ def test_bad_input_raises():
         bdm_matrix(SPORT, labels=["Tennis", "Tennis"])
     with pytest.raises(TypeError, match="single string"):
         bdm_matrix(SPORT, labels="Tennis")
-    with pytest.raises(ValueError, match="block_rows must be a positive integer, got 0"):
+    # check_positive_int's wording, shared by every integer parameter (was "block_rows must be a positive integer")
+    with pytest.raises(ValueError, match="block_rows must be >= 1, got 0"):
         bdm_matrix(SPORT, block_rows=0)
+    with pytest.raises(TypeError, match="block_rows must be an integer, got 2.5"):  # a wrong type is a TypeError
+        bdm_matrix(SPORT, block_rows=2.5)
     with pytest.raises(TypeError, match="func must be callable"):
         pairwise_matrix(SPORT, "bdm")
 
@@ -344,6 +347,15 @@ def test_complete_tree_bdm_closed_form():
         assert terms.value == pytest.approx(terms.cp / (terms.cp + terms.dpk + terms.dpr))
     with pytest.raises(ValueError, match="branching"):
         complete_tree(0, 2)
+    with pytest.raises(ValueError, match="branching must be <= 10"):
+        complete_tree(11, 2)
+    with pytest.raises(TypeError, match="branching must be an integer, got True"):  # True used to pass as 1
+        complete_tree(True, 2)
+    with pytest.raises(TypeError, match="depth must be an integer, got False"):
+        complete_tree(2, False)
+    with pytest.raises(ValueError, match="depth must be >= 0, got -1"):
+        complete_tree(2, -1)
+    assert complete_tree(np.int64(2), np.int64(1)).labels == ("r", "0", "1")
 
 
 # ------------------------------------------------------------------------------------- Table 1 (seed 000)
@@ -368,8 +380,17 @@ def test_search_scores_match_the_library_and_find_a_close_tree():
     tree = best["shape"].tree()
     assert compare_table1(tree)["abs_diff"].max() == pytest.approx(best["max_abs_diff"], abs=1e-12)
     assert best["max_abs_diff"] < 0.03
-    with pytest.raises(ValueError, match="restarts must be a positive integer"):
+    # check_positive_int's wording (was "restarts must be a positive integer")
+    with pytest.raises(ValueError, match="restarts must be >= 1, got 0"):
         search_figure1(restarts=0)
+    with pytest.raises(TypeError, match="restarts must be an integer, got True"):
+        search_figure1(restarts=True)
+    with pytest.raises(ValueError, match=r"floor must lie in \[0.0, 1.0\), got nan"):
+        search_figure1(restarts=1, floor=float("nan"))
+    with pytest.raises(TypeError, match="floor must be a real number"):
+        search_figure1(restarts=1, floor="0.5")
+    with pytest.raises(TypeError, match="viewpoints must be an integer"):
+        Figure1Shape(viewpoints=2.0)
     with pytest.raises(ValueError, match="bush_size"):
         Figure1Shape(aa01=(1, 1, 0))
     with pytest.raises(ValueError, match="elements"):

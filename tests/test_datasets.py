@@ -251,6 +251,23 @@ def test_http_error_is_reported(toy):
     with pytest.raises(DataUnavailableError, match=r"a\.txt.*404.*LABELRANK_DATA"):
         datasets.fetch("toy", base_url=toy["url"])
     assert not (toy["cache"] / "toyset" / "a.txt").exists()
+    assert not list((toy["cache"] / "toyset").glob("*.part"))  # the temporary file is removed on failure too
+
+
+def test_download_does_not_touch_another_process_partial_file(toy):
+    """Each download writes its own temporary file: a concurrent fetch of the same file (here: the partial file a
+    fixed name ``b.bin.part`` would have been) is neither overwritten nor deleted."""
+    folder = toy["cache"] / "toyset"
+    folder.mkdir(parents=True)
+    other = {name: folder / f"{name}.part" for name in toy["contents"]}
+    for name, path in other.items():
+        path.write_bytes(b"another process is writing this")
+    datasets.fetch("toy", base_url=toy["url"])
+    for name, data in toy["contents"].items():
+        assert (folder / name).read_bytes() == data
+        assert other[name].read_bytes() == b"another process is writing this"
+    assert sorted(folder.glob("*.part")) == sorted(other.values())  # ours are gone
+    assert (folder / "a.txt").stat().st_mode & 0o777 == 0o644
 
 
 def test_no_mirror_no_network_says_how_to_set_labelrank_data(toy):
@@ -352,7 +369,22 @@ def test_mulan_labels_selected_by_name_not_position(tmp_path):
     assert labels == ["lab_b", "lab_a"]  # ARFF declaration order, chosen by the names in the xml
     np.testing.assert_array_equal(X, [[1.5, 2.0], [-3, 4.25], [0, 0]])
     np.testing.assert_array_equal(Y, [[1, 0], [0, 1], [1, 1]])
-    assert Y.dtype == np.uint8
+    assert Y.dtype == np.int64  # was uint8, which wraps 2 * Y - 1 to 255 (see test_label_matrices_are_wide_ints)
+
+
+def test_label_matrices_are_wide_ints(tmp_path):
+    """Y is int64 wherever it is built: 2 * Y - 1 gives -1/+1 and Y.T @ Y counts beyond 255 (uint8 wrapped)."""
+    (tmp_path / "toy-train.arff").write_text(_TOY_ARFF)
+    (tmp_path / "toy.xml").write_text(_TOY_XML)
+    _, Y, _ = datasets._parse_mulan(tmp_path, "toy", "train")
+    np.testing.assert_array_equal(2 * Y - 1, [[1, -1], [-1, 1], [1, 1]])
+    Y = datasets._label_matrix([("a",)] * 300, ["a", "b"])
+    assert Y.dtype == np.int64 and (Y.T @ Y)[0, 0] == 300 and Y.sum() == 300
+    assert datasets._PARSE_VERSION >= 2  # the cached uint8 parses are not reused
+    (tmp_path / "vowel.train").write_text("row.names,y," + ",".join(f"x.{i}" for i in range(1, 11)) + "\n"
+                                          "1,3," + ",".join(["0.5"] * 10) + "\n")
+    _, Y, _ = datasets._parse_vowel(tmp_path, "train")
+    assert Y.dtype == np.int64 and (2 * Y - 1).min() == -1
 
 
 def test_mulan_xml_naming_absent_label(tmp_path):
@@ -404,7 +436,7 @@ def test_counts_match_source_md(name):
         X, Y, labels = datasets.load(name, split)
         assert X.shape[0] == Y.shape[0] == n
         assert Y.shape[1] == len(labels) == n_lab
-        assert Y.dtype == np.uint8 and set(np.unique(Y)) <= {0, 1}
+        assert Y.dtype == np.int64 and set(np.unique(Y)) <= {0, 1}
         if n_feat is not None:
             assert isinstance(X, np.ndarray) and X.shape[1] == n_feat and X.dtype == np.float64
         else:
@@ -573,6 +605,28 @@ def test_ltc_bad_input():
         datasets.ltc_tfidf(np.ones((0, 2)), np.ones((1, 2)))
 
 
+def test_ltc_sums_duplicate_sparse_entries():
+    """A CSR matrix may store one cell in several entries: df counts the document once, tf is their sum."""
+    dense_train = np.array([[3, 1, 0], [0, 1, 2], [1, 0, 0]])
+    dup = sp.csr_matrix((np.array([1.0, 2.0, 1.0, 1.0, 2.0, 1.0]), np.array([0, 0, 1, 1, 2, 0]),
+                         np.array([0, 3, 5, 6])), shape=(3, 3))  # row 0: 1 + 2 in column 0
+    assert not dup.has_canonical_format and (dup.toarray() == dense_train).all()
+    test = sp.csr_matrix((np.array([1.0, 1.0]), np.array([2, 2]), np.array([0, 2])), shape=(1, 3))
+    ours = datasets.ltc_tfidf(dup, test)
+    ref = datasets.ltc_tfidf(dense_train, np.array([[0, 0, 2]]))
+    for a, b in zip(ours, ref):
+        np.testing.assert_allclose(a.toarray(), b.toarray(), atol=1e-12)
+    assert dup.nnz == 6  # the caller's matrix is not modified
+
+
+@pytest.mark.parametrize("bad", [np.ones(3), [1, 2, 3], np.ones((1, 2, 3)), 5])
+def test_ltc_rejects_input_that_is_not_2d(bad):
+    with pytest.raises(ValueError, match="train_counts must be 2-D"):
+        datasets.ltc_tfidf(bad, np.ones((1, 3)))
+    with pytest.raises(ValueError, match="test_counts must be 2-D"):
+        datasets.ltc_tfidf(np.ones((2, 3)), bad)
+
+
 def test_count_matrix_vocabulary_from_training_only():
     tr, te, vocab = datasets.count_matrix(["the cat sat", "the dog"], ["cat cat bird"])
     assert vocab == ["cat", "dog", "sat", "the"]
@@ -598,6 +652,40 @@ def test_enron_label_parents_and_categories():
     cats = datasets.enron_categories()
     assert set(cats) == set(parents) - {datasets.ENRON_ROOT}
     assert cats["A"] == "Coarse genre" and cats["D.D19"] == "dislike / scorn"
+
+
+@pytest.mark.parametrize("label", ["AB.AB1", ".x", "E.E1", "A", "A.", "A.A1.x"])
+def test_enron_label_parents_rejects_labels_outside_a_to_d(monkeypatch, label):
+    """The top category is one of A, B, C, D exactly ("" and "AB" are substrings of "ABCD" but no category)."""
+    monkeypatch.setattr(datasets, "mulan_xml_labels", lambda name: ["A.A1", label])
+    with pytest.raises(ValueError, match=re.escape(f"label {label!r} is not of the form <A-D>.<code>")):
+        datasets.enron_label_parents()
+
+
+def test_enron_label_parents_is_the_tree_of_the_label_paths(monkeypatch):
+    from labelrank.hierarchy import LabelTree
+
+    labels = ["A.A1", "B.B1", "A.A2", "D.D19"]
+    monkeypatch.setattr(datasets, "mulan_xml_labels", lambda name: labels)
+    parents = datasets.enron_label_parents()
+    assert parents == {"enron": None, "A": "enron", "A.A1": "A", "B": "enron", "B.B1": "B", "A.A2": "A",
+                       "D": "enron", "D.D19": "D"}
+    assert LabelTree.from_parents(parents) == LabelTree.from_paths(labels, root="enron")
+
+
+@pytest.mark.parametrize("line", ["0 Zeroth genre", "5 Fifth genre", "0.3 a code under 0", "5.1 a code under 5"])
+def test_enron_categories_rejects_numbers_outside_1_to_4(tmp_path, monkeypatch, line):
+    (tmp_path / "categories.txt").write_text(f"1 Coarse genre\n1.1 Company Business\n{line}\n", encoding="utf-8")
+    monkeypatch.setattr(datasets, "fetch", lambda name: tmp_path)
+    with pytest.raises(ValueError, match=r"categories.txt line 3: top category '[05]' is not one of 1 \.\.\. 4"):
+        datasets.enron_categories()
+
+
+def test_enron_categories_maps_numbers_to_letters(tmp_path, monkeypatch):
+    (tmp_path / "categories.txt").write_text("\n1 Coarse genre\n \n1.1 Business\n4 Tone\n4.19 scorn\n",
+                                             encoding="utf-8")
+    monkeypatch.setattr(datasets, "fetch", lambda name: tmp_path)
+    assert datasets.enron_categories() == {"A": "Coarse genre", "A.A1": "Business", "D": "Tone", "D.D19": "scorn"}
 
 
 def test_describe_emotions_cardinality_conventions():

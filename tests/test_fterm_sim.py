@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
+import hashlib
 import re
 
 import numpy as np
@@ -174,7 +175,16 @@ def test_neighbourhood_is_the_best_similarity_to_a_true_term(small_task):
         (lambda: fs.ThemeSpec(mean_elements=1), ValueError, "mean_elements must lie in"),
         (lambda: fs.ThemeSpec(p_deeper=0.8, p_shallower=0.5), ValueError, "p_deeper \\+ p_shallower"),
         (lambda: fs.synthetic_fterm_codes("spec"), TypeError, "spec must be a ThemeSpec"),
-        (lambda: fs.synthetic_fterm_codes(SMALL, seed=-1), TypeError, "seed must be a non-negative integer"),
+        # a negative integer has the right type and a wrong value: ValueError (the test used to lock in TypeError)
+        (lambda: fs.synthetic_fterm_codes(SMALL, seed=-1), ValueError, "seed must be >= 0, got -1"),
+        (lambda: fs.synthetic_fterm_codes(SMALL, seed=1.5), TypeError, "seed must be an integer"),
+        (lambda: fs.simulate_task(5, seed=True), TypeError, "seed must be an integer"),
+        (lambda: fs.ThemeSpec(viewpoints_per_group=27), ValueError, "viewpoints_per_group must be <= 26"),
+        (lambda: fs.ThemeSpec(n_viewpoints=30, viewpoints_per_group=1), ValueError,
+         "n_viewpoints must be <= 26 \\* viewpoints_per_group.*n_viewpoints=30 and viewpoints_per_group=1"),
+        (lambda: fs.ThemeSpec(n_viewpoints=105), ValueError, "n_viewpoints=105 and viewpoints_per_group=4"),
+        (lambda: fs.ThemeSpec(p_deeper="0.3"), TypeError, "p_deeper must be a real number"),
+        (lambda: fs.ThemeSpec(mean_elements=np.nan), ValueError, "mean_elements must lie in"),
         (lambda: fs.SystemSpec("x", "x", "deep", 1.0, 0.5, 2.0), ValueError, "kind must be"),
         (lambda: fs.SystemSpec("x", "x", "flat", 1.0, 1.5, 2.0), ValueError, "closeness must lie in"),
         (lambda: fs.fterm_elements(LabelTree.from_parents({"r": None, "a": "r"})), ValueError, "no F-term element"),
@@ -196,3 +206,90 @@ def test_simulate_patents_checks_the_similarity():
     spec = dataclasses.replace(fs.run_family(0)[0], signal=1.0)
     with pytest.raises(TypeError, match="spec must be a SystemSpec"):
         fs.simulate_run(vars(spec), np.zeros((1, 1), int), S.to_numpy(), fs.fterm_elements(tree), seed=0)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        fs.ThemeSpec(n_viewpoints=100, mean_elements=4),  # needed 26 letters of 4 viewpoints nearly every time
+        fs.ThemeSpec(n_viewpoints=104, mean_elements=4),  # every letter full
+        fs.ThemeSpec(n_viewpoints=26, viewpoints_per_group=1, mean_elements=4),
+        fs.ThemeSpec(n_viewpoints=30, viewpoints_per_group=26, mean_elements=4),
+        fs.ThemeSpec(n_viewpoints=676, viewpoints_per_group=26, mean_elements=3),
+    ],
+)
+def test_every_accepted_theme_spec_gives_a_code_list(spec):
+    """Specs ThemeSpec accepts used to crash with an IndexError when the 26 first letters ran out."""
+    for seed in range(3):
+        codes = fs.synthetic_fterm_codes(spec, seed)
+        viewpoints = [c for c, _ in codes if len(c) == 2]
+        assert len(viewpoints) == len(set(viewpoints)) == spec.n_viewpoints
+        assert all(re.fullmatch("[A-Z]{2}", vp) for vp in viewpoints)
+        counts = {}
+        for vp in viewpoints:
+            counts[vp[0]] = counts.get(vp[0], 0) + 1
+        assert max(counts.values()) <= spec.viewpoints_per_group
+        LabelTree.from_fterms("9Z999", codes)
+
+
+@pytest.mark.parametrize(
+    "spec, digest",
+    [
+        (fs.ThemeSpec(), "612cbcdf6f28b2019b7211e376c2d75fcc843442bf54e7884c622e8c3fb8d2c4"),
+        (SMALL, "19cf739ded693000dd514fdeb6f15c0bf66ba1272afda61e3e7903928c83f227"),
+    ],
+)
+def test_codes_of_specs_that_always_fitted_are_unchanged(spec, digest):
+    """A group is enlarged only when the letters left could not hold the rest, so a spec that never ran out of
+    letters keeps the code list it had before (digests of the lists the book was built with, seed 0)."""
+    codes = fs.synthetic_fterm_codes(spec, 0)
+    assert hashlib.sha256(repr(codes).encode()).hexdigest() == digest
+
+
+def test_similarity_checks_are_those_of_cost_scorer():
+    """simulate_patents checks the similarity's values as CostScorer does, not only the label order."""
+    tree = fs.synthetic_theme(SMALL, seed=0)
+    S = bdm_matrix(tree)
+    bad = S.copy()
+    bad.iloc[1, 2] = 1.5
+    with pytest.raises(ValueError, match="similarity must lie in \\[0, 1\\]"):
+        fs.simulate_patents(tree, bad, 5)
+    bad = S.copy()
+    bad.iloc[3, 3] = 0.5
+    with pytest.raises(ValueError, match="similarity of a label with itself must be 1"):
+        fs.simulate_patents(tree, bad, 5)
+    bad = S.copy()
+    bad.iloc[0, 1] = np.nan
+    with pytest.raises(ValueError, match="similarity must lie in"):
+        fs.simulate_patents(tree, bad, 5)
+
+
+def test_simulate_run_and_neighbourhood_check_their_arrays(small_task):
+    S = small_task.similarity.to_numpy()
+    cand = fs.fterm_elements(small_task.tree)
+    truth = small_task.truth
+    spec = fs.run_family(0)[0]
+    n = S.shape[0]
+    cases = [
+        (dict(truth=truth[0]), TypeError, "truth must be a 2-D integer array"),
+        (dict(truth=truth.astype(float)), TypeError, "truth must be a 2-D integer array"),
+        (dict(truth=np.where(truth == truth[0, 0], n, truth)), ValueError,
+         f"truth must hold label indices in \\[-1, {n - 1}\\].*got {n}"),
+        (dict(truth=np.full_like(truth, -2)), ValueError, "truth must hold label indices .* got -2"),
+        (dict(S=S[:, :-1]), ValueError, "S must be a square numeric matrix"),
+        (dict(S=np.where(np.eye(n, dtype=bool), np.nan, S)), ValueError, "S must be finite"),
+        (dict(candidates=cand[None, :]), TypeError, "candidates must be a 1-D integer array"),
+        (dict(candidates=np.r_[cand, -1]), ValueError, "candidates must hold label indices in \\[0,"),
+        (dict(candidates=np.r_[cand, cand[:1]]), ValueError, "candidates must not repeat"),
+        (dict(candidates=cand[:0]), ValueError, "candidates must not be empty"),
+    ]
+    for change, error, message in cases:
+        args = {"truth": truth, "S": S, "candidates": cand, **change}
+        with pytest.raises(error, match=message):
+            fs.neighbourhood(args["truth"], args["S"], args["candidates"])
+        with pytest.raises(error, match=message):
+            fs.simulate_run(spec, args["truth"], args["S"], args["candidates"], seed=0)
+    with pytest.raises(ValueError, match="nbr must have shape"):
+        fs.simulate_run(spec, truth, S, cand, seed=0, nbr=np.zeros((len(truth), len(cand) - 1)))
+    run = fs.simulate_run(spec, truth.tolist(), S, cand.tolist(), seed=0)  # lists of integers are accepted
+    np.testing.assert_array_equal(run.ranking, fs.simulate_run(spec, truth, S, cand, seed=0).ranking)

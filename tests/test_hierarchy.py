@@ -206,6 +206,29 @@ def test_from_paths_enron_like():
         LabelTree.from_paths(["root"])
 
 
+def test_from_paths_and_from_fterms_do_not_depend_on_the_order_of_parent_and_child():
+    """A parent listed after a child that created it is not a duplicate; one listed twice explicitly still is."""
+    assert LabelTree.from_paths(["A.A1", "A"]) == LabelTree.from_paths(["A", "A.A1"])
+    assert LabelTree.from_paths(["A.A1", "A"]).labels == ("root", "A", "A.A1")
+    assert LabelTree.from_paths(["a.b.c", "a", "a.b"]) == LabelTree.from_paths(["a", "a.b", "a.b.c"])
+    with pytest.raises(ValueError, match="duplicate label 'A'"):
+        LabelTree.from_paths(["A.A1", "A", "A"])
+    after = LabelTree.from_fterms("2C088", ["AA01", "AA", ".AA02"])
+    assert after == LabelTree.from_fterms("2C088", ["AA", "AA01", ".AA02"])
+    assert after.parents("AA02") == ("AA01",)  # the viewpoint heading does not reset the dot stack
+    assert LabelTree.from_fterms("2C088", ["AA01", "AA00"]) == LabelTree.from_fterms("2C088", ["AA01"])
+    for codes in (["AA01", "AA", "AA"], ["AA01", "AA", "AA00"]):
+        with pytest.raises(ValueError, match="viewpoint 'AA' listed twice"):
+            LabelTree.from_fterms("2C088", codes)
+
+
+def test_a_parent_map_without_root_is_reported_as_a_cycle():
+    with pytest.raises(ValueError, match="cycle"):
+        LabelTree({"a": ("b",), "b": ("a",)})
+    with pytest.raises(ValueError, match="cycle"):
+        LabelTree.from_parents({"a": "a"})
+
+
 # ------------------------------------------------------------------------------------------------ drawing
 def test_layout_and_draw(sport):
     pos = sport.layout()

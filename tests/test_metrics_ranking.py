@@ -505,6 +505,69 @@ def test_validation_helpers():
         validation.check_positive_int(0, "k")
 
 
+@pytest.mark.parametrize(
+    "value, kwargs, error, message",
+    [
+        ("1", dict(low=0, low_inclusive=False), TypeError, "C must be a positive number, got '1'"),
+        (True, dict(low=0, low_inclusive=False), TypeError, "C must be a positive number, got True"),
+        (None, dict(low=0), TypeError, "C must be a non-negative number, got None"),
+        (1j, dict(low=0, high=1), TypeError, "C must be a real number, got 1j"),
+        (np.array([0.5]), dict(), TypeError, "C must be a real number"),
+        (0, dict(low=0, low_inclusive=False), ValueError, "C must be positive and finite, got 0"),
+        (math.nan, dict(), ValueError, "C must be finite, got nan"),
+        (math.inf, dict(low=0), ValueError, "C must be non-negative and finite, got inf"),
+        (-1e-9, dict(low=0), ValueError, "C must be non-negative and finite"),
+        (1.0, dict(low=0, high=1, high_inclusive=False), ValueError, r"C must lie in \[0, 1\), got 1.0"),
+        (0.0, dict(low=0, high=1, low_inclusive=False), ValueError, r"C must lie in \(0, 1\], got 0.0"),
+        (2, dict(low=3), ValueError, "C must be >= 3 and finite, got 2"),
+        (3, dict(low=3, low_inclusive=False), ValueError, "C must be > 3 and finite, got 3"),
+        (5, dict(high=4), ValueError, "C must be <= 4 and finite, got 5"),
+    ],
+)
+def test_check_real_rejects(value, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        validation.check_real(value, "C", **kwargs)
+
+
+def test_check_real_accepts_and_returns_float():
+    for value in (1, 0.5, np.float32(0.25), np.int64(1), np.float64(0.0)):
+        out = validation.check_real(value, "p", low=0, high=1)
+        assert isinstance(out, float) and out == float(value)
+    assert validation.check_real(-5, "shift") == -5.0
+    assert validation.check_real(1, "p", low=1, high=1) == 1.0
+
+
+def test_check_choice():
+    assert validation.check_choice("b", "opt", ("a", "b")) == "b"
+    assert type(validation.check_choice(np.str_("a"), "opt", ("a", "b"))) is str
+    assert validation.check_choice(2, "n", (1, 2)) == 2
+    for bad in ("c", None, True, np.array(["a"]), ["a"]):
+        with pytest.raises(ValueError, match=r"opt must be one of \('a', 'b'\), got"):
+            validation.check_choice(bad, "opt", ("a", "b"))
+    with pytest.raises(ValueError, match="n must be one of"):
+        validation.check_choice(True, "n", (1, 2))  # True is not the option 1
+
+
+def test_check_fit_input():
+    from sklearn.base import BaseEstimator
+
+    est = BaseEstimator()
+    X, Y = validation.check_fit_input(est, [[0, 1.5], [2, 3]], [[1], [0]])
+    assert X.dtype == np.float64 and Y.dtype == np.int64 and est.n_features_in_ == 2
+    Xs, _ = validation.check_fit_input(est, sp.coo_matrix([[0, 1.5], [2, 3], [0, 0]]), [[1], [0], [1]])
+    assert sp.issparse(Xs) and Xs.format == "csr" and est.n_features_in_ == 2
+    with pytest.raises(ValueError, match="BaseEstimator requires y to be passed"):
+        validation.check_fit_input(est, [[0, 1]], None)
+    with pytest.raises(ValueError, match="same number of rows .* 2 rows and Y with 1 rows"):
+        validation.check_fit_input(est, [[0, 1], [1, 0]], [[1]])
+    with pytest.raises(ValueError, match="X must be finite, got NaN or infinite"):
+        validation.check_fit_input(est, sp.csr_matrix([[np.inf, 1], [0, 1]]), [[1], [0]])
+    with pytest.raises(ValueError, match="Y must contain only 0 and 1"):
+        validation.check_fit_input(est, [[0, 1], [1, 0]], [[2], [0]])
+    with pytest.raises(ValueError, match="minimum of 2 is required"):
+        validation.check_fit_input(est, [[0, 1]], [[1]], ensure_min_samples=2)
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # the suite
 

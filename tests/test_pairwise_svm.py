@@ -201,7 +201,9 @@ def test_pair_margins():
         (dict(pos_rows=[0], neg_rows=[1], pos_blocks=[0]), ValueError, "pos_blocks and neg_blocks"),
         (dict(pos_rows=[0], neg_rows=[1], pos_blocks=[0], neg_blocks=[3], n_blocks=2), ValueError,
          "n_blocks must exceed every block index"),
-        (dict(pos_rows=[0], neg_rows=[1], tol=0), ValueError, "tol must be > 0"),
+        # labelrank._validation.check_real's wording, shared by every positive real parameter (was "tol must be > 0")
+        (dict(pos_rows=[0], neg_rows=[1], tol=0), ValueError, "tol must be positive and finite, got 0"),
+        (dict(pos_rows=[0], neg_rows=[1], tol="1e-3"), TypeError, "tol must be a positive number, got '1e-3'"),
         (dict(pos_rows=[0], neg_rows=[1], max_iter=0), ValueError, "max_iter must be >= 1"),
         (dict(pos_rows=[0], neg_rows=[1], alpha_init=[1.0, 2.0]), ValueError, r"alpha_init must have shape \(1,\)"),
     ],

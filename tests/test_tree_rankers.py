@@ -6,6 +6,7 @@ import doctest
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
 
 from labelrank import tree_rankers
@@ -78,10 +79,36 @@ def test_top_down_misses_stay_in_the_right_category():
     assert hits["top-down"] >= hits["flat"] - 0.01 and hits["top-down"] > 0.8
 
 
+@pytest.mark.parametrize("make", [lambda: FlatRanker(C=0.5), lambda: TopDownRanker(TREE, LABELS, C=0.5)])
+def test_sparse_input_gives_the_dense_scores(make):
+    """Both rankers take CSR input (like the baselines, through the same fit-input check) and keep it sparse."""
+    X, Y = data()
+    X[np.abs(X) < 0.8] = 0.0
+    Xs = sp.csr_matrix(X)
+    dense, sparse = make().fit(X, Y), make().fit(Xs, Y)
+    assert sparse.n_features_in_ == X.shape[1]
+    np.testing.assert_allclose(sparse.decision_function(Xs), dense.decision_function(X), atol=1e-6)
+    np.testing.assert_allclose(sparse.decision_function(X), dense.decision_function(X), atol=1e-6)
+    with pytest.raises(ValueError, match="X must have 6 features"):
+        sparse.decision_function(Xs[:, :3])
+    bad = Xs.copy()
+    bad.data[0] = np.inf
+    with pytest.raises(ValueError, match="X must be finite"):
+        make().fit(bad, Y)
+    with pytest.raises(ValueError, match="X must be finite"):
+        sparse.decision_function(bad)
+
+
 @pytest.mark.parametrize(
     "make, error, message",
     [
-        (lambda: FlatRanker(C=0).fit(*data()), ValueError, "C must be a positive number"),
+        # labelrank._validation.check_real's wording for every positive real parameter (was "C must be a positive
+        # number" for every bad C, a ValueError even for a string)
+        (lambda: FlatRanker(C=0).fit(*data()), ValueError, "C must be positive and finite, got 0"),
+        (lambda: FlatRanker(C=np.nan).fit(*data()), ValueError, "C must be positive and finite, got nan"),
+        (lambda: FlatRanker(C="1").fit(*data()), TypeError, "C must be a positive number, got '1'"),
+        (lambda: TopDownRanker(TREE, LABELS, C=True).fit(*data()), TypeError, "C must be a positive number"),
+        (lambda: FlatRanker().fit(np.ones((2, 2)), None), ValueError, "requires y to be passed"),
         (lambda: FlatRanker().fit(np.ones((3, 2)), np.ones((4, 1))), ValueError, "same number of rows"),
         (lambda: FlatRanker().fit(np.full((2, 2), np.nan), np.ones((2, 1))), ValueError, "X must be finite"),
         (lambda: FlatRanker().decision_function(np.ones((2, 2))), ValueError, "not fitted yet"),

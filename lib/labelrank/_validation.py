@@ -1,9 +1,9 @@
 """Input validation shared by every module of :mod:`labelrank`.
 
-Each checker converts its argument to a dense :class:`numpy.ndarray` (scipy sparse matrices are densified), checks
-one property and raises :class:`TypeError` (wrong kind of object) or :class:`ValueError` (right kind, bad value)
-with a message that names the argument and shows the offending value, in the style of scikit-learn's
-``sklearn.utils.validation``.
+Each checker checks one property of its argument (the matrix checkers first convert it to a dense
+:class:`numpy.ndarray`, scipy sparse matrices densified; :func:`check_fit_input` keeps a sparse ``X`` in CSR) and
+raises :class:`TypeError` (wrong kind of object) or :class:`ValueError` (right kind, bad value) with a message that
+names the argument and shows the offending value, in the style of scikit-learn's ``sklearn.utils.validation``.
 
 The public helpers are
 
@@ -12,12 +12,19 @@ The public helpers are
 * :func:`check_score_matrix` -- a finite real score matrix;
 * :func:`check_same_shape` -- two arrays of equal shape;
 * :func:`check_labels_and_scores` / :func:`check_labels_and_predictions` -- the pairs the metrics take;
-* :func:`check_positive_int` -- an integer hyper-parameter such as ``k``.
+* :func:`check_positive_int` -- an integer hyper-parameter such as ``k``;
+* :func:`check_real` -- a real hyper-parameter such as ``C`` or ``tol``, optionally within bounds;
+* :func:`check_choice` -- one of a fixed set of options such as ``split`` or ``variant``;
+* :func:`check_fit_input` -- the ``(X, Y)`` pair of an estimator's ``fit`` (``X`` dense or CSR, ``Y`` 0/1).
+
+Scalar checkers raise :class:`TypeError` for a value of the wrong kind (a string, ``None``, a ``bool`` where a number
+is expected) and :class:`ValueError` for a value of the right kind outside the allowed set (NaN included).
 """
 
 from __future__ import annotations
 
-from numbers import Integral
+from collections.abc import Sequence
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -31,6 +38,9 @@ __all__ = [
     "check_labels_and_scores",
     "check_labels_and_predictions",
     "check_positive_int",
+    "check_real",
+    "check_choice",
+    "check_fit_input",
 ]
 
 
@@ -197,3 +207,145 @@ def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
     return int(value)
+
+
+def _bounds_text(low: float | None, high: float | None, low_inclusive: bool, high_inclusive: bool) -> str:
+    """The allowed set of :func:`check_real` in words, e.g. ``"lie in [0, 1]"`` or ``"be positive and finite"``."""
+    if low is not None and high is not None:
+        return f"lie in {'[' if low_inclusive else '('}{low}, {high}{']' if high_inclusive else ')'}"
+    if low is not None:
+        if low == 0:
+            return "be non-negative and finite" if low_inclusive else "be positive and finite"
+        return f"be {'>=' if low_inclusive else '>'} {low} and finite"
+    if high is not None:
+        return f"be {'<=' if high_inclusive else '<'} {high} and finite"
+    return "be finite"
+
+
+def check_real(
+    value: Any,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = True,
+    high_inclusive: bool = True,
+) -> float:
+    """Return ``value`` as ``float`` if it is a finite real number within the given bounds.
+
+    Parameters
+    ----------
+    value : object
+        The value to check: a Python or numpy integer or float (``bool`` is rejected).
+    name : str
+        The argument's name, used in error messages.
+    low, high : float, optional
+        Lower and upper bound; ``None`` leaves that side open (infinity is never accepted).
+    low_inclusive, high_inclusive : bool
+        Whether ``value == low`` (``value == high``) is allowed.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (``None``, a string, a ``bool``, a complex number, an array).
+    ValueError
+        If ``value`` is NaN, infinite or outside the bounds; the message names the argument and the value.
+
+    Examples
+    --------
+    >>> check_real(0.5, "p", low=0, high=1)
+    0.5
+    >>> check_real(0, "C", low=0, low_inclusive=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: C must be positive and finite, got 0
+    """
+    allowed = _bounds_text(low, high, low_inclusive, high_inclusive)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+        kind = {"be positive and finite": "a positive number", "be non-negative and finite": "a non-negative number"}
+        raise TypeError(f"{name} must be {kind.get(allowed, 'a real number')}, got {_describe(value)}")
+    x = float(value)
+    ok = np.isfinite(x)
+    if ok and low is not None:
+        ok = x >= low if low_inclusive else x > low
+    if ok and high is not None:
+        ok = x <= high if high_inclusive else x < high
+    if not ok:
+        raise ValueError(f"{name} must {allowed}, got {value!r}")
+    return x
+
+
+def check_choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
+    """Return the entry of ``choices`` equal to ``value``; raise :class:`ValueError` naming the options if none is.
+
+    Examples
+    --------
+    >>> check_choice("train", "split", ("train", "test"))
+    'train'
+    >>> check_choice("dev", "split", ("train", "test"))
+    Traceback (most recent call last):
+    ...
+    ValueError: split must be one of ('train', 'test'), got 'dev'
+    """
+    if not isinstance(value, np.ndarray):  # an array is never one option (and == would compare elementwise)
+        for choice in choices:
+            if isinstance(value, (bool, np.bool_)) != isinstance(choice, (bool, np.bool_)):
+                continue  # True is not the option 1
+            try:
+                same = bool(value == choice)
+            except (TypeError, ValueError):
+                same = False
+            if same:
+                return choice
+    raise ValueError(f"{name} must be one of {tuple(choices)}, got {_describe(value)}")
+
+
+def check_fit_input(
+    estimator: Any, X: Any, Y: Any, *, ensure_min_samples: int = 1
+) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
+    """Validate the ``(X, Y)`` of an estimator's ``fit`` and record ``n_features_in_`` on ``estimator``.
+
+    ``X`` goes through scikit-learn's ``validate_data`` (dense float64, or CSR for sparse input; finite; at least
+    ``ensure_min_samples`` rows), ``Y`` through :func:`check_label_matrix`, and both must have one row per instance.
+
+    Parameters
+    ----------
+    estimator : scikit-learn estimator
+        The estimator being fitted (its ``n_features_in_`` is set, as scikit-learn's own estimators do).
+    X : array-like or scipy.sparse matrix of shape (n_instances, n_features)
+    Y : array-like or scipy.sparse matrix of shape (n_instances, n_labels)
+        0/1 labels.
+    ensure_min_samples : int
+        Minimum number of rows of ``X``.
+
+    Returns
+    -------
+    (X, Y) : tuple
+        ``X`` as a float64 ndarray or CSR matrix, ``Y`` as an int64 ndarray.
+
+    Raises
+    ------
+    ValueError
+        For ``Y=None`` (in scikit-learn's wording "requires y to be passed"), a non-finite or empty ``X``, entries
+        of ``Y`` other than 0 and 1, or a different number of rows.
+    """
+    from sklearn.utils.validation import validate_data  # lazy: importing _validation must stay cheap
+
+    if Y is None:  # scikit-learn's wording, which its estimator checks look for
+        raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target y is None: pass the "
+                         "label matrix Y of shape (n_instances, n_labels)")
+    X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, ensure_min_samples=ensure_min_samples,
+                      ensure_all_finite=False)
+    if not np.isfinite(X.data if sp.issparse(X) else X).all():  # the words scikit-learn's checks look for: NaN, inf
+        raise ValueError("X must be finite, got NaN or infinite entries")
+    Y = check_label_matrix(Y, "Y")
+    if Y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"X and Y must have the same number of rows (instances), got X with {X.shape[0]} rows and Y with "
+            f"{Y.shape[0]} rows"
+        )
+    return X, Y

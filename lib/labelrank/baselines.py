@@ -48,7 +48,6 @@ IBLR-ML implementations the paper ran: ``mulan/classifier/lazy/MLkNN.java``, ``I
 from __future__ import annotations
 
 import warnings
-from numbers import Real
 from typing import Any, Literal
 
 import numpy as np
@@ -62,7 +61,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from labelrank._validation import check_label_matrix, check_positive_int
+from labelrank._validation import check_choice, check_fit_input, check_label_matrix, check_positive_int, check_real
 from labelrank.pairwise_svm import fit_pairwise_hinge
 from labelrank.threshold import LLSFThreshold
 
@@ -73,11 +72,8 @@ _THRESHOLD_RULES = ("default", "llsf")
 
 
 def _check_positive_real(value: Any, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-        raise TypeError(f"{name} must be a positive number, got {value!r}")
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be positive and finite, got {value!r}")
-    return float(value)
+    """A positive, finite real hyper-parameter (``C``, ``tol``, ...): :func:`labelrank._validation.check_real`."""
+    return check_real(value, name, low=0.0, low_inclusive=False)
 
 
 class _MultiLabelBaseline(BaseEstimator):
@@ -99,19 +95,9 @@ class _MultiLabelBaseline(BaseEstimator):
 
     def fit(self, X: Any, Y: Any) -> _MultiLabelBaseline:
         """Fit the model and its threshold on instances ``X`` (n, d) and 0/1 labels ``Y`` (n, m)."""
-        if self.threshold not in _THRESHOLD_RULES:
-            raise ValueError(f"threshold must be one of {_THRESHOLD_RULES}, got {self.threshold!r}")
+        check_choice(self.threshold, "threshold", _THRESHOLD_RULES)
         self._check_params()
-        if Y is None:  # scikit-learn's wording, which its estimator checks look for
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None: pass the "
-                             "label matrix Y of shape (n_instances, n_labels)")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, ensure_min_samples=2)
-        Y = check_label_matrix(Y, "Y")
-        if Y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"X and Y must have the same number of rows (instances), got X with {X.shape[0]} rows and Y with "
-                f"{Y.shape[0]} rows"
-            )
+        X, Y = check_fit_input(self, X, Y, ensure_min_samples=2)
         self.n_labels_ = Y.shape[1]
         train_scores = self._fit(X, Y)
         if self.threshold == "llsf":

@@ -201,6 +201,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         raise UsageError(f"--cutoff must be a positive integer, got {args.cutoff}")
     if args.top is not None and args.top < 1:
         raise UsageError(f"--top must be a positive integer, got {args.top}")
+    if not math.isfinite(args.threshold):  # NaN would assign nothing silently (every comparison with it is False)
+        raise UsageError(f"--threshold must be a finite number, got {args.threshold}")
     try:
         tree = LabelTree.from_file(args.tree)
     except FileNotFoundError:
@@ -270,7 +272,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only the first CUTOFF ranked labels count (default: 200, as in NTCIR-6)")
     assign = score.add_mutually_exclusive_group()
     assign.add_argument("--threshold", type=float, default=0.5,
-                        help="assigned set for the F-measure: labels with score >= THRESHOLD (default: 0.5)")
+                        help="assigned set for the F-measure: labels with score >= THRESHOLD, a finite number "
+                        "(default: 0.5)")
     assign.add_argument("--top", type=int, default=None,
                         help="assigned set for the F-measure: the TOP best-ranked labels instead")
     score.add_argument("--per-doc", action="store_true", help="print every document's scores, then the mean")

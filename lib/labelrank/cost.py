@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from labelrank._validation import _describe
+from labelrank._validation import _describe, check_positive_int
 from labelrank.hierarchy import LabelTree
 
 __all__ = [
@@ -376,8 +376,7 @@ def bdm_matrix(tree: LabelTree, labels: Sequence[str] | None = None, block_rows:
     """
     tree = _check_tree(tree)
     labels = _resolve_labels(tree, labels)
-    if isinstance(block_rows, bool) or not isinstance(block_rows, (int, np.integer)) or block_rows < 1:
-        raise ValueError(f"block_rows must be a positive integer, got {_describe(block_rows)}")
+    block_rows = check_positive_int(block_rows, "block_rows")
     ar = tree.arrays
     all_labels = tree.labels
     branching = np.array([tree.n_children(lab) for lab in all_labels], dtype=np.float64)

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from labelrank._validation import check_positive_int
 from labelrank.cost import bdm, common_ancestor_height, learning_accuracy, path_distance
 from labelrank.hierarchy import LabelTree
 
@@ -87,10 +88,10 @@ def complete_tree(branching: int, depth: int, root: str = "r") -> LabelTree:
 
     Labels spell the path from the root: ``"r"``, ``"0"``, ``"01"``, ... (digits ``0 .. branching - 1``).
     """
-    if not isinstance(branching, int) or not 1 <= branching <= 10:
-        raise ValueError(f"branching must be an integer in [1, 10], got {branching!r}")
-    if not isinstance(depth, int) or depth < 0:
-        raise ValueError(f"depth must be a non-negative integer, got {depth!r}")
+    branching = check_positive_int(branching, "branching")  # an integer >= 1 (True is not 1)
+    if branching > 10:
+        raise ValueError(f"branching must be <= 10 (one digit per level in the labels), got {branching}")
+    depth = check_positive_int(depth, "depth", minimum=0)
     parents: dict[str, str | None] = {root: None}
     for d in range(1, depth + 1):
         for path in itertools.product(range(branching), repeat=d):

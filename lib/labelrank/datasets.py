@@ -23,6 +23,7 @@ import html
 import os
 import re
 import tarfile
+import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from labelrank._paths import cache_dir
+from labelrank._validation import check_choice
 
 __all__ = [
     "REGISTRY",
@@ -58,6 +60,10 @@ __all__ = [
     "describe",
     "table1",
 ]
+
+#: dtype of every label matrix ``Y`` that :func:`load` returns: a wide signed integer, so that arithmetic on ``Y``
+#: (``2 * Y - 1``, ``Y.T @ Y``, ``Y.sum()``) neither wraps around nor overflows as uint8 would.
+_Y_DTYPE = np.int64
 
 Split = Literal["train", "test"]
 SPLITS: tuple[str, ...] = ("train", "test")
@@ -317,9 +323,7 @@ def _dataset(name: str) -> Dataset:
 
 
 def _check_split(split: str) -> str:
-    if split not in SPLITS:
-        raise ValueError(f"split must be one of {SPLITS}, got split={split!r}")
-    return split
+    return check_choice(split, "split", SPLITS)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -372,12 +376,20 @@ def _mirror_root() -> Path | None:
 
 
 def _download(url: str, dest: Path, accepted: Sequence[str]) -> None:
-    """Download ``url`` to ``dest`` through a temporary file; ``dest`` appears only once its sha256 is verified."""
+    """Download ``url`` to ``dest`` through a temporary file; ``dest`` appears only once its sha256 is verified.
+
+    The temporary file ``<dest.name>.<random>.part`` is unique to this call and is deleted on every path out (success,
+    download error, checksum error, interrupt).
+    """
     import pooch
     import requests
 
-    tmp = dest.with_name(dest.name + ".part")
+    # A temporary file of its own in the destination folder (so that os.replace is atomic), never a fixed name: two
+    # processes fetching the same file must not write into each other's download.
+    fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=dest.name + ".", suffix=".part")
+    tmp = Path(tmp_name)
     try:
+        os.close(fd)
         downloader = pooch.HTTPDownloader(progressbar=False, timeout=60)
         try:
             downloader(url, str(tmp), None)
@@ -391,6 +403,7 @@ def _download(url: str, dest: Path, accepted: Sequence[str]) -> None:
             raise ChecksumError(
                 f"downloaded {dest.name} from {url} failed verification and was deleted: {exc}"
             ) from None
+        os.chmod(tmp, 0o644)  # mkstemp made it private (0600); the cached copy is an ordinary readable file
         os.replace(tmp, dest)
     finally:
         tmp.unlink(missing_ok=True)
@@ -464,7 +477,7 @@ def _file_hashes(name: str) -> tuple[Path, tuple[str, ...]]:
 
 
 # Bump when a parser's output changes, so that joblib's cache of parsed data sets is not reused.
-_PARSE_VERSION = 1
+_PARSE_VERSION = 2  # 2: Y is int64 (was uint8)
 
 
 def _memory():
@@ -481,8 +494,7 @@ def _cached(func, name: str, *args):
     share one entry and a changed file is re-parsed.
     """
     folder, hashes = _file_hashes(name)
-    cached = _memory().cache(func, ignore=["folder"])
-    return cached(folder, *args, hashes=hashes, version=_PARSE_VERSION)
+    return _memory().cache(func, ignore=["folder"])(folder, *args, hashes=hashes, version=_PARSE_VERSION)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -530,7 +542,7 @@ def _parse_mulan(folder: Path, name: str, split: str, *, hashes=(), version=0):
         raise ValueError(f"label columns of {name}-{split}.arff are not 0/1")
     # Label order: as the ARFF declares the attributes (MULAN's own convention), each selected by its name.
     label_names = [a for a, lab in zip(attributes, is_label) if lab]
-    return X, Y.astype(np.uint8), label_names
+    return X, Y.astype(_Y_DTYPE), label_names
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -548,7 +560,7 @@ def _parse_vowel(folder: Path, split: str):
     classes = np.arange(1, 12)
     if not np.isin(y, classes).all():
         raise ValueError(f"vowel.{split}: classes outside 1..11: {sorted(set(y) - set(classes))}")
-    Y = (y[:, None] == classes[None, :]).astype(np.uint8)
+    Y = (y[:, None] == classes[None, :]).astype(_Y_DTYPE)
     # vowel.info.txt lists the eleven words (heed, hid, ...) but not which class code 1..11 each one is.
     return X, Y, [str(c) for c in classes]
 
@@ -611,7 +623,14 @@ def ltc_tfidf(train_counts, test_counts):
     ----------
     train_counts, test_counts : array-like or scipy.sparse matrix of shape (n_docs, n_terms)
         Non-negative raw term counts over the same vocabulary. Every column should occur in a training document
-        (a column with df = 0 gets weight 0).
+        (a column with df = 0 gets weight 0). A sparse matrix that stores a cell in several entries (duplicates)
+        counts their sum.
+
+    Raises
+    ------
+    ValueError
+        For an input that is not 2-D (checked before any conversion), a negative or non-finite count, different
+        numbers of terms, or no training document.
 
     Returns
     -------
@@ -620,9 +639,18 @@ def ltc_tfidf(train_counts, test_counts):
     """
     mats = []
     for arg, m in (("train_counts", train_counts), ("test_counts", test_counts)):
-        m = sp.csr_matrix(m, dtype=np.float64) if not sp.issparse(m) else m.tocsr().astype(np.float64)
-        if m.ndim != 2:
-            raise ValueError(f"{arg} must be 2-D, got shape {m.shape}")
+        if m is None or isinstance(m, (str, bytes)):
+            raise TypeError(f"{arg} must be a 2-D array or scipy sparse matrix of counts, got {m!r}")
+        # the shape is checked before any conversion: csr_matrix would read a 1-D array as one row
+        ndim = m.ndim if sp.issparse(m) else np.ndim(m)
+        if ndim != 2:
+            raise ValueError(f"{arg} must be 2-D (n_docs, n_terms), got {ndim}-D input of shape {np.shape(m)}")
+        if sp.issparse(m):
+            m = sp.csr_matrix(m, dtype=np.float64, copy=True)
+        else:
+            m = sp.csr_matrix(np.asarray(m, dtype=np.float64))
+        # A CSR matrix may store one entry in several pieces; df and 1 + ln tf need the summed count per cell.
+        m.sum_duplicates()
         if m.nnz and (m.data.min() < 0 or not np.isfinite(m.data).all()):
             raise ValueError(f"{arg} must hold finite non-negative counts, got min {m.data.min()}")
         m.eliminate_zeros()
@@ -753,7 +781,7 @@ def modapte_split(docs: pd.DataFrame) -> tuple[dict[str, pd.DataFrame], list[str
 def _label_matrix(label_sets: Iterable[Sequence[str]], labels: Sequence[str]) -> np.ndarray:
     index = {lab: j for j, lab in enumerate(labels)}
     label_sets = list(label_sets)
-    Y = np.zeros((len(label_sets), len(labels)), dtype=np.uint8)
+    Y = np.zeros((len(label_sets), len(labels)), dtype=_Y_DTYPE)
     for i, ls in enumerate(label_sets):
         Y[i, [index[lab] for lab in ls]] = 1
     return Y
@@ -844,7 +872,9 @@ def load_texts(
 
 
 def _parse_20ng(folder: Path, *, hashes=(), version=0):
-    rows = _read_20ng(folder / REGISTRY["20newsgroups"].files[0].path)
+    # The texts' own cache entry (the one load_texts reads, same key): the archive is decompressed once, not again
+    # for the matrices.
+    rows = _memory().cache(_parse_20ng_texts, ignore=["folder"])(folder, hashes=hashes, version=version)
     groups = sorted({g for g, _, _ in rows["train"]})
     train_counts, test_counts, vocabulary = count_matrix([t for *_, t in rows["train"]], [t for *_, t in rows["test"]])
     X_train, X_test = ltc_tfidf(train_counts, test_counts)
@@ -877,8 +907,9 @@ def load(name: str, split: Split) -> tuple[np.ndarray | sp.csr_matrix, np.ndarra
         Features, shape (n, n_features). Dense for the MULAN sets and vowel; for ``reuters21578`` and
         ``20newsgroups`` a CSR matrix of "ltc" TF-IDF weights (:func:`ltc_tfidf`) over the training vocabulary of
         :func:`tokenize`.
-    Y : numpy.ndarray of uint8, shape (n, n_labels)
-        Relevance 0/1; one-hot for the single-label sets (vowel, 20newsgroups).
+    Y : numpy.ndarray of int64, shape (n, n_labels)
+        Relevance 0/1; one-hot for the single-label sets (vowel, 20newsgroups). A signed 64-bit integer, so that
+        ``2 * Y - 1`` gives -1/+1 and ``Y.T @ Y`` counts co-occurrences without overflow.
     label_names : list of str
         The label of each column of ``Y``. MULAN labels are the attributes named in the data set's ``.xml``,
         selected by name and ordered as the ARFF file declares them (yeast's ``.xml`` lists them in another order);
@@ -924,6 +955,7 @@ def vocabulary(name: str) -> list[str]:
 # --------------------------------------------------------------------------------------------------------------
 
 ENRON_ROOT = "enron"
+_ENRON_TOPS = ("A", "B", "C", "D")  # the four top categories, numbered 1 ... 4 in categories.txt
 
 
 def enron_label_parents() -> dict[str, str | None]:
@@ -931,29 +963,43 @@ def enron_label_parents() -> dict[str, str | None]:
 
     The 53 labels ``A.A1`` ... ``D.D19`` hang below their top category ``A``, ``B``, ``C`` or ``D`` (coarse genre,
     included/forwarded information, primary topics, emotional tone; see :func:`enron_categories`), and these four
-    below one root ``"enron"`` whose parent is ``None`` (the input of ``LabelTree.from_parents``).
+    below one root ``"enron"`` whose parent is ``None`` (the input of ``LabelTree.from_parents``). It is
+    ``LabelTree.from_paths(labels, root="enron").to_parents()`` of the labels ``enron.xml`` declares.
+
+    Raises
+    ------
+    ValueError
+        If a label is not ``<top>.<code>`` with ``top`` one of A, B, C, D.
     """
+    from labelrank.hierarchy import LabelTree  # here: hierarchy is not needed to load data
+
     labels = mulan_xml_labels("enron")
-    parents: dict[str, str | None] = {ENRON_ROOT: None}
     for label in labels:
-        top, sep, _ = label.partition(".")
-        if not sep or top not in "ABCD":
+        top, sep, code = label.partition(".")
+        if not sep or top not in _ENRON_TOPS or not code or "." in code:
             raise ValueError(f"enron.xml: label {label!r} is not of the form <A-D>.<code>")
-        parents.setdefault(top, ENRON_ROOT)
-        parents[label] = top
-    return parents
+    return LabelTree.from_paths(labels, root=ENRON_ROOT).to_parents()
 
 
 def enron_categories() -> dict[str, str]:
     """Descriptions of enron's categories from ``categories.txt``: ``{"A": "Coarse genre", "A.A1": "Company
     Business, Strategy, etc. ...", ...}`` (the file numbers them 1 ... 4 and 1.1 ... 4.19)."""
-    text = (fetch("enron") / "categories.txt").read_text(encoding="utf-8")
+    return _parse_enron_categories((fetch("enron") / "categories.txt").read_text(encoding="utf-8"))
+
+
+def _parse_enron_categories(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
-    for line in text.splitlines():
+    for lineno, line in enumerate(text.splitlines(), start=1):
         m = re.match(r"^\s*(\d+)(?:\.(\d+))?\s+(.+?)\s*$", line)
         if not m:
             continue
-        top = "ABCD"[int(m[1]) - 1]
+        number = int(m[1])
+        if not 1 <= number <= len(_ENRON_TOPS):
+            raise ValueError(
+                f"categories.txt line {lineno}: top category {m[1]!r} is not one of 1 ... {len(_ENRON_TOPS)} "
+                f"(A-D): {line.strip()!r}"
+            )
+        top = _ENRON_TOPS[number - 1]
         out[top if m[2] is None else f"{top}.{top}{m[2]}"] = m[3]
     return out
 

@@ -36,10 +36,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from labelrank._validation import _describe, check_positive_int
+from labelrank._validation import _describe, check_positive_int, check_real
 from labelrank.cost import bdm_matrix
 from labelrank.hierarchy import LabelTree
-from labelrank.metrics.cost_precision import CostScorer
+from labelrank.metrics.cost_precision import CostScorer, _check_similarity
 
 __all__ = [
     "ThemeSpec",
@@ -60,17 +60,11 @@ _ELEMENT = re.compile(r"^[A-Z]{2}\d{2}$")
 
 
 def _check_seed(seed: object) -> int:
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise TypeError(f"seed must be a non-negative integer, got {_describe(seed)}")
-    return int(seed)
+    return check_positive_int(seed, "seed", minimum=0)
 
 
 def _check_unit(value: object, name: str, low: float = 0.0, high: float = 1.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, got {_describe(value)}")
-    if not low <= float(value) <= high:
-        raise ValueError(f"{name} must lie in [{low}, {high}], got {value!r}")
-    return float(value)
+    return check_real(value, name, low=low, high=high)
 
 
 # ------------------------------------------------------------------------------------------------------ a theme
@@ -89,7 +83,9 @@ class ThemeSpec:
     p_deeper, p_shallower : float
         Probability that the next element of a list goes one dot level deeper, or back up to a shallower level.
     viewpoints_per_group : int
-        At most this many viewpoints share a first letter (``AA``-``AD``, then ``BA``, ...).
+        At most this many viewpoints share a first letter (``AA``-``AD``, then ``BA``, ...); at most 26.
+
+    The 26 first letters must hold every viewpoint: ``n_viewpoints <= 26 * viewpoints_per_group``.
     """
 
     n_viewpoints: int = 14
@@ -108,15 +104,24 @@ class ThemeSpec:
         _check_unit(self.p_shallower, "p_shallower")
         if self.p_deeper + self.p_shallower > 1:
             raise ValueError(f"p_deeper + p_shallower must be <= 1, got {self.p_deeper} + {self.p_shallower}")
-        if self.n_viewpoints > 26 * 26:
-            raise ValueError(f"n_viewpoints must be <= 676 (two-letter codes), got {self.n_viewpoints}")
+        if self.viewpoints_per_group > 26:
+            raise ValueError(
+                f"viewpoints_per_group must be <= 26 (second letters A-Z), got {self.viewpoints_per_group}"
+            )
+        if self.n_viewpoints > 26 * self.viewpoints_per_group:
+            raise ValueError(
+                f"n_viewpoints must be <= 26 * viewpoints_per_group (26 first letters A-Z with at most "
+                f"viewpoints_per_group viewpoints each), got n_viewpoints={self.n_viewpoints} and "
+                f"viewpoints_per_group={self.viewpoints_per_group}"
+            )
 
 
 def synthetic_fterm_codes(spec: ThemeSpec = ThemeSpec(), seed: int = 0) -> list[tuple[str, int]]:
     """The code list of a synthetic theme: ``(code, dots)`` pairs in list order, ready for ``from_fterms``.
 
     Viewpoints are filled group by group (first letter ``A``, ``B``, ...; 1 to ``viewpoints_per_group`` per
-    group). A viewpoint has ``3 + Geometric`` elements numbered ``01``, ``02``, ...; along the list the dot level
+    group, drawn uniformly, but never so few that the letters left could not hold the remaining viewpoints).
+    A viewpoint has ``3 + Geometric`` elements numbered ``01``, ``02``, ...; along the list the dot level
     goes one deeper with probability ``p_deeper`` (up to ``max_dots``), back to a random shallower level with
     probability ``p_shallower``, and otherwise stays, so every sub-element has a parent one level up.
 
@@ -144,7 +149,10 @@ def synthetic_fterm_codes(spec: ThemeSpec = ThemeSpec(), seed: int = 0) -> list[
     group = 0
     while len(viewpoints) < spec.n_viewpoints:
         size = int(rng.integers(1, spec.viewpoints_per_group + 1))
-        for k in range(min(size, spec.n_viewpoints - len(viewpoints))):
+        left = spec.n_viewpoints - len(viewpoints)
+        # the groups after this one hold at most (25 - group) * viewpoints_per_group viewpoints: take the rest here
+        size = max(size, left - (len(letters) - 1 - group) * spec.viewpoints_per_group)
+        for k in range(min(size, left)):
             viewpoints.append(letters[group] + letters[k])
         group += 1
     codes: list[tuple[str, int]] = []
@@ -269,11 +277,14 @@ def simulate_patents(
 
 
 def _similarity_values(tree: LabelTree, similarity: pd.DataFrame) -> np.ndarray:
+    """The values of ``similarity`` after the checks of :class:`CostScorer` (a square DataFrame in [0, 1] with 1
+    on the diagonal and no repeated label) and one more: its labels are ``tree.labels``, in that order."""
     if not isinstance(similarity, pd.DataFrame):
         raise TypeError(f"similarity must be a DataFrame (bdm_matrix(tree)), got {_describe(similarity)}")
     if tuple(similarity.index) != tree.labels or tuple(similarity.columns) != tree.labels:
         raise ValueError("similarity must be indexed by tree.labels, in that order, on both axes (bdm_matrix(tree))")
-    return similarity.to_numpy(dtype=np.float64)
+    _, values = _check_similarity(similarity)
+    return values
 
 
 # ------------------------------------------------------------------------------------------------------ systems
@@ -375,6 +386,37 @@ class SimulatedRun:
     assigned: np.ndarray
 
 
+def _check_index_array(value: object, name: str, ndim: int, n_labels: int, padding: bool) -> np.ndarray:
+    """An integer array of label indices in ``0 .. n_labels - 1`` (``-1`` also allowed when ``padding``)."""
+    arr = np.asarray(value)
+    if arr.ndim != ndim or not (np.issubdtype(arr.dtype, np.integer) and arr.dtype != np.bool_):
+        raise TypeError(f"{name} must be a {ndim}-D integer array of label indices, got {_describe(value)}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
+    low = -1 if padding else 0
+    bad = (arr < low) | (arr >= n_labels)
+    if bad.any():
+        raise ValueError(f"{name} must hold label indices in [{low}, {n_labels - 1}]"
+                         f"{' (-1 = padding)' if padding else ''}, got {arr[bad].flat[0]}")
+    return arr.astype(np.int64, copy=False)
+
+
+def _check_run_inputs(truth: object, S: object, candidates: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate the arrays of :func:`neighbourhood` and :func:`simulate_run` against each other."""
+    S_arr = np.asarray(S)
+    if S_arr.ndim != 2 or S_arr.shape[0] != S_arr.shape[1] or not np.issubdtype(S_arr.dtype, np.number):
+        raise ValueError(f"S must be a square numeric matrix (labels x labels), got {_describe(S)}")
+    S_arr = S_arr.astype(np.float64, copy=False)
+    if not np.isfinite(S_arr).all():
+        raise ValueError("S must be finite, got NaN or infinite entries")
+    n_labels = S_arr.shape[0]
+    truth = _check_index_array(truth, "truth", 2, n_labels, padding=True)
+    candidates = _check_index_array(candidates, "candidates", 1, n_labels, padding=False)
+    if np.unique(candidates).size != candidates.size:
+        raise ValueError("candidates must not repeat a label index")
+    return truth, S_arr, candidates
+
+
 def neighbourhood(truth: np.ndarray, S: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     r""":math:`\max_{G \in T^*_d} s(l, G)` for every patent d and candidate label l (1 for a true label).
 
@@ -387,7 +429,18 @@ def neighbourhood(truth: np.ndarray, S: np.ndarray, candidates: np.ndarray) -> n
     Returns
     -------
     ndarray of shape (n, len(candidates))
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a ``truth`` or ``candidates`` that is not an integer array of the right dimension, an index outside
+        ``S`` (``truth`` may hold -1 as padding), a repeated candidate, or an ``S`` that is not square and finite.
     """
+    return _neighbourhood(*_check_run_inputs(truth, S, candidates))
+
+
+def _neighbourhood(truth: np.ndarray, S: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """:func:`neighbourhood` of validated arrays."""
     out = np.zeros((truth.shape[0], len(candidates)))
     for j in range(truth.shape[1]):
         col = truth[:, j]
@@ -426,13 +479,24 @@ def simulate_run(
     Returns
     -------
     SimulatedRun
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`neighbourhood`, and for an ``nbr`` whose shape is not (patents, candidates).
     """
     if not isinstance(spec, SystemSpec):
         raise TypeError(f"spec must be a SystemSpec, got {_describe(spec)}")
     cutoff = check_positive_int(cutoff, "cutoff")
     rng = np.random.default_rng(_check_seed(seed))
+    truth, S, candidates = _check_run_inputs(truth, S, candidates)
     if nbr is None:
-        nbr = neighbourhood(truth, S, candidates)
+        nbr = _neighbourhood(truth, S, candidates)
+    else:
+        nbr = np.asarray(nbr, dtype=np.float64)
+        if nbr.shape != (truth.shape[0], len(candidates)):
+            raise ValueError(f"nbr must have shape (n_patents, n_candidates) = {(truth.shape[0], len(candidates))}, "
+                             f"got {nbr.shape}")
     y = (truth[:, :, None] == candidates[None, None, :]).any(axis=1)
     z = spec.signal * ((1.0 - spec.closeness) * y + spec.closeness * nbr) + rng.standard_normal(nbr.shape)
     k = min(cutoff, len(candidates))

@@ -156,9 +156,9 @@ class LabelTree:
             for p in ps:
                 children[p].append(lab)
         self._children = {lab: tuple(cs) for lab, cs in children.items()}
-        self._order = self._topological_order()  # raises on cycles
-        if not roots:  # every label has a parent: only possible with a cycle, which the line above reports
-            raise ValueError("a LabelTree needs a root (a label whose parent is None)")
+        # Raises on a cycle. With no root every label has a parent, so Kahn's order finds no start, stops empty and
+        # reports a cycle: roots[0] below always exists.
+        self._order = self._topological_order()
         self._root = roots[0]
 
     # ------------------------------------------------------------------------------------------- constructors
@@ -282,6 +282,7 @@ class LabelTree:
         if isinstance(codes, (str, bytes)):
             raise TypeError(f"codes must be an iterable of F-term codes, got the single string {codes!r}")
         parents: dict[str, str | None] = {theme: None}
+        listed_viewpoints: set[str] = set()  # viewpoints the caller listed, not those an element created
         last_at_level: dict[str, list[str]] = {}  # viewpoint -> stack of the latest element at each dot level
         for item in codes:
             if isinstance(item, tuple):
@@ -309,9 +310,12 @@ class LabelTree:
             if cls._FTERM_VIEWPOINT.match(code):
                 if dots:
                     raise ValueError(f"viewpoint {raw!r} cannot have a dot level, got {dots}")
-                if code in parents:
+                if code in listed_viewpoints:
                     raise ValueError(f"duplicate F-term code {raw!r} (viewpoint {code!r} listed twice)")
-                parents[code] = theme
+                if code == theme:
+                    raise ValueError(f"viewpoint {raw!r} collides with the theme {theme!r}")
+                listed_viewpoints.add(code)
+                parents.setdefault(code, theme)  # an element listed before its viewpoint has created it already
                 last_at_level.setdefault(code, [])
                 continue
             m = cls._FTERM_ELEMENT.match(code)
@@ -341,7 +345,9 @@ class LabelTree:
         """Build a tree from structured label names: ``"A.A1"`` hangs under ``"A"``, ``"A"`` under ``root``.
 
         Each label's parent is its name up to the last ``sep``; missing ancestors are created. This gives, for
-        example, the two-level tree of the Enron data set's labels ``A.A1`` ... ``D.D19``.
+        example, the two-level tree of the Enron data set's labels ``A.A1`` ... ``D.D19``. The order of ``labels``
+        does not matter (``["A.A1", "A"]`` and ``["A", "A.A1"]`` give the same tree); only a label listed twice is
+        an error.
 
         Parameters
         ----------
@@ -367,12 +373,14 @@ class LabelTree:
         if isinstance(labels, (str, bytes)):
             raise TypeError(f"labels must be an iterable of label names, got the single string {labels!r}")
         parents: dict[str, str | None] = {root: None}
+        listed: set[str] = set()  # labels the caller listed, not the ancestors created for them
         for label in labels:
             _check_label(label, "a label")
             if label == root:
                 raise ValueError(f"label {label!r} collides with the root's name; pass another root=")
-            if label in parents and label != root:
+            if label in listed:
                 raise ValueError(f"duplicate label {label!r}")
+            listed.add(label)
             chain = label.split(sep)
             if any(part == "" for part in chain):
                 raise ValueError(f"label {label!r} has an empty part between separators {sep!r}")

@@ -73,14 +73,14 @@ A. Elisseeff, J. Weston (2001). A kernel method for multi-labelled classificatio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Real
 from typing import Any
 
 import numba
 import numpy as np
 import scipy.sparse as sp
 
-from labelrank._validation import check_positive_int
+from labelrank._validation import check_positive_int, check_real
 
 __all__ = ["PairwiseHingeResult", "fit_pairwise_hinge", "pair_margins"]
 
@@ -294,7 +294,7 @@ def _as_index(values: Any, name: str, size: int | None, upper: int, upper_name: 
 
 def _pair_bounds(C: Any, n_pairs: int) -> np.ndarray:
     if isinstance(C, Real) and not isinstance(C, bool):
-        upper = np.full(n_pairs, float(C))
+        upper = np.full(n_pairs, check_real(C, "C", low=0.0, low_inclusive=False))
     else:
         upper = np.asarray(C, dtype=np.float64)
         if upper.ndim != 1 or upper.shape[0] != n_pairs:
@@ -307,11 +307,7 @@ def _pair_bounds(C: Any, n_pairs: int) -> np.ndarray:
 
 
 def _check_tol(tol: Any) -> float:
-    if isinstance(tol, bool) or not isinstance(tol, Real):
-        raise TypeError(f"tol must be a positive number, got {tol!r}")
-    if not tol > 0:
-        raise ValueError(f"tol must be > 0, got {tol}")
-    return float(tol)
+    return check_real(tol, "tol", low=0.0, low_inclusive=False)
 
 
 # ----------------------------------------------------------------------------------------------------------------

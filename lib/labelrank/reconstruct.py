@@ -31,7 +31,8 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 import pandas as pd
 
-from labelrank.cost import bdm_matrix, bdm_terms
+from labelrank._validation import check_positive_int, check_real
+from labelrank.cost import _common_prefix, bdm_matrix, bdm_terms
 from labelrank.hierarchy import LabelTree
 from labelrank.paper import load
 
@@ -111,20 +112,17 @@ def element_topologies() -> list[dict[str, str]]:
 
 def _relaxation_rows(topology: dict[str, str]):
     nodes = ("AA",) + ELEMENTS
+    tree = LabelTree.from_parents({"AA": None, **topology})  # raises on a cycle or an unknown parent
 
     def chain(e: str) -> list[str]:
-        out = [e]
-        while out[-1] != "AA":
-            out.append(topology[out[-1]])
-        return out[::-1]
+        """The chain from AA down to ``e`` (one chain: each element has one parent)."""
+        return list(tree.chains(e)[0])
 
     table = paper_table1()
     rows = []
     for k, r in _PAIRS:
         ck, cr = chain(k), chain(r)
-        c = 0
-        while c < min(len(ck), len(cr)) and ck[c] == cr[c]:
-            c += 1
+        c = _common_prefix(ck, cr)
         between = [ck[c - 1]] + ck[c:-1] + cr[c:-1]  # the MSCA and the nodes strictly between it and k / r
         # CP counts edges from the theme root, one above AA: CP = c
         rows.append((c, [nodes.index(x) for x in between], len(ck) - c, len(cr) - c, nodes.index(k),
@@ -227,10 +225,7 @@ class Figure1Shape:
 
     def __post_init__(self) -> None:
         for name in ("aa_leaves", "viewpoints", "elements"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < (0 if name == "aa_leaves" else 1):
-                raise ValueError(f"{name} must be a {'non-negative' if name == 'aa_leaves' else 'positive'} "
-                                 f"integer, got {v!r}")
+            check_positive_int(getattr(self, name), name, minimum=0 if name == "aa_leaves" else 1)
         for name in ("aa01", "aa65", "aa02", "aa03"):
             v = getattr(self, name)
             if (not isinstance(v, tuple) or len(v) != 3 or any(not isinstance(t, (int, np.integer)) for t in v)
@@ -371,13 +366,11 @@ def search_figure1(
     """
     for name, v in (("restarts", restarts), ("min_viewpoints", min_viewpoints), ("max_viewpoints", max_viewpoints),
                     ("max_elements", max_elements)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        check_positive_int(v, name)
     if max_viewpoints < min_viewpoints or max_elements < min_viewpoints:
         raise ValueError(f"need min_viewpoints <= max_viewpoints and min_viewpoints <= max_elements, got "
                          f"{min_viewpoints}, {max_viewpoints}, {max_elements}")
-    if not 0 <= floor < 1:
-        raise ValueError(f"floor must be in [0, 1), got {floor!r}")
+    check_real(floor, "floor", low=0.0, high=1.0, high_inclusive=False)
     low = DEFAULT_LOW if low is None else np.asarray(low, dtype=int)
     high = DEFAULT_HIGH if high is None else np.asarray(high, dtype=int)
     if low.shape != DEFAULT_LOW.shape or high.shape != DEFAULT_LOW.shape or (low > high).any():

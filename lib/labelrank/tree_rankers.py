@@ -30,29 +30,44 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.linear_model import LogisticRegression
 
-from labelrank._validation import _describe, as_2d_array, check_label_matrix
+from labelrank._validation import _describe, as_2d_array, check_real
+from labelrank._validation import check_fit_input as _check_fit_input
 from labelrank.hierarchy import LabelTree
 
 __all__ = ["FlatRanker", "TopDownRanker"]
 
 
 def _check_C(C: Any) -> float:
-    if isinstance(C, bool) or not isinstance(C, (int, float, np.integer, np.floating)) or not C > 0:
-        raise ValueError(f"C must be a positive number, got {_describe(C)}")
-    return float(C)
+    return check_real(C, "C", low=0.0, low_inclusive=False)
 
 
-def _check_fit_input(X: Any, Y: Any) -> tuple[np.ndarray, np.ndarray]:
-    X = as_2d_array(X, "X").astype(np.float64, copy=False)
-    if not np.isfinite(X).all():
+def _check_predict_input(model: BaseEstimator, X: Any) -> np.ndarray | sp.csr_matrix:
+    """``X`` of ``decision_function``: fitted model, dense float64 or CSR, finite, the training number of features."""
+    if not hasattr(model, "models_"):
+        raise ValueError(f"this {type(model).__name__} is not fitted yet; call fit(X, Y) first")
+    X = _as_float_matrix(X)
+    if X.shape[1] != model.n_features_in_:
+        raise ValueError(f"X must have {model.n_features_in_} features, got {X.shape[1]}")
+    return X
+
+
+def _as_float_matrix(X: Any) -> np.ndarray | sp.csr_matrix:
+    """A float64 ndarray, or a CSR matrix for sparse input, with finite entries."""
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)
+        if X.ndim != 2 or 0 in X.shape:
+            raise ValueError(f"X must be 2-D with at least one row and one column, got shape {X.shape}")
+        values = X.data
+    else:
+        X = as_2d_array(X, "X").astype(np.float64, copy=False)
+        values = X
+    if not np.isfinite(values).all():
         raise ValueError("X must be finite, got NaN or infinite entries")
-    Y = check_label_matrix(Y, "Y")
-    if X.shape[0] != Y.shape[0]:
-        raise ValueError(f"X and Y must have the same number of rows, got {X.shape[0]} and {Y.shape[0]}")
-    return X, Y
+    return X
 
 
 class _Binary:
@@ -97,18 +112,13 @@ class FlatRanker(BaseEstimator):
     def fit(self, X: Any, Y: Any) -> FlatRanker:
         """Train one logistic regression per column of ``Y``."""
         C = _check_C(self.C)
-        X, Y = _check_fit_input(X, Y)
+        X, Y = _check_fit_input(self, X, Y)
         self.models_ = [_Binary(X, Y[:, j], C, self.random_state) for j in range(Y.shape[1])]
-        self.n_features_in_ = X.shape[1]
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
         """Label scores :math:`\\hat P(l \\mid x)`, shape (n, n_labels)."""
-        X = as_2d_array(X, "X").astype(np.float64, copy=False)
-        if not hasattr(self, "models_"):
-            raise ValueError("this FlatRanker is not fitted yet; call fit(X, Y) first")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X must have {self.n_features_in_} features, got {X.shape[1]}")
+        X = _check_predict_input(self, X)
         return np.column_stack([m.proba(X) for m in self.models_])
 
 
@@ -161,7 +171,7 @@ class TopDownRanker(BaseEstimator):
         """Train, for every node below the root, a classifier on the documents of its parent."""
         C = _check_C(self.C)
         tree, labels = self._check_tree()
-        X, Y = _check_fit_input(X, Y)
+        X, Y = _check_fit_input(self, X, Y)
         if Y.shape[1] != len(labels):
             raise ValueError(f"Y must have one column per label ({len(labels)}), got {Y.shape[1]}")
         chains = [tree.chains(lab)[0][1:] for lab in labels]  # root excluded
@@ -177,16 +187,11 @@ class TopDownRanker(BaseEstimator):
             self.models_[v] = _Binary(X[docs], member[v][docs].astype(int), C, self.random_state)
         self.nodes_ = nodes
         self.chains_ = chains
-        self.n_features_in_ = X.shape[1]
         return self
 
     def node_probabilities(self, X: Any) -> dict[str, np.ndarray]:
         """:math:`\\hat P(v \\mid \\text{parent}(v), x)` for every node ``v`` of :attr:`nodes_`."""
-        X = as_2d_array(X, "X").astype(np.float64, copy=False)
-        if not hasattr(self, "models_"):
-            raise ValueError("this TopDownRanker is not fitted yet; call fit(X, Y) first")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X must have {self.n_features_in_} features, got {X.shape[1]}")
+        X = _check_predict_input(self, X)
         return {v: m.proba(X) for v, m in self.models_.items()}
 
     def decision_function(self, X: Any) -> np.ndarray:

@@ -5,12 +5,12 @@ Each submodule holds one family of measures; this package re-exports their publi
 
 from labelrank.metrics.clustering import (  # noqa: F401
     aligned_table, class_weighted_f_measure, clustering_accuracy, contingency_table, f_table, greedy_f_measure,
-    greedy_matching, harmonic_f, matched_f_measure, precision_table, recall_table, retrieval_scores,
+    greedy_matching, matched_f_measure, precision_table, recall_table, retrieval_scores,
 )
 from labelrank.metrics.ranking import (  # noqa: F401
     TIE_RULES, average_precision, coverage, ndcg, one_error, rank_labels, ranking_loss,
 )
-from labelrank.metrics.decision import f_measure, hamming_loss, macro_f1, micro_f1  # noqa: F401
+from labelrank.metrics.decision import f_measure, hamming_loss, harmonic_f, macro_f1, micro_f1  # noqa: F401
 from labelrank.metrics.suite import METRICS, MetricInfo, evaluate  # noqa: F401
 from labelrank.metrics import significance  # noqa: F401
 from labelrank.metrics.cost_precision import (  # noqa: F401  (eq. 3's function stays in its module, same name)

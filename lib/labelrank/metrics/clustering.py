@@ -25,14 +25,14 @@ Three ways to turn the table of :math:`F_{ij}` into one number:
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from labelrank._validation import _describe, as_2d_array
-from labelrank.metrics.decision import f_measure
+from labelrank.metrics.decision import f_measure, harmonic_f  # noqa: F401  (harmonic_f is re-exported here)
 
 __all__ = [
     "check_contingency",
@@ -450,24 +450,6 @@ def aligned_table(contingency: Any, assignment: Any) -> tuple[np.ndarray, np.nda
     leftover = np.setdiff1d(np.arange(C.shape[1]), a[assigned])
     column_order = np.concatenate([a[assigned], leftover]).astype(np.int64)
     return C[np.ix_(row_order, column_order)], row_order, column_order
-
-
-def harmonic_f(precision: float, recall: float) -> float:
-    """Harmonic mean of precision and recall: :math:`F = 2PR / (P + R)`, and 0 when both are 0.
-
-    Raises
-    ------
-    ValueError
-        If ``precision`` or ``recall`` is outside [0, 1].
-    """
-    for name, value in (("precision", precision), ("recall", recall)):
-        if isinstance(value, bool) or not isinstance(value, Real):
-            raise TypeError(f"{name} must be a real number, got {_describe(value)}")
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
-    if precision + recall == 0:
-        return 0.0
-    return float(2.0 * precision * recall / (precision + recall))
 
 
 def retrieval_scores(n_retrieved: int, n_relevant_retrieved: int, n_relevant: int) -> tuple[float, float, float]:

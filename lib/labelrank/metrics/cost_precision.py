@@ -63,7 +63,10 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
-from labelrank._validation import _describe, check_label_matrix, check_positive_int, check_score_matrix
+from labelrank._validation import (
+    _describe, check_choice, check_label_matrix, check_positive_int, check_score_matrix,
+)
+from labelrank.metrics.decision import harmonic_f
 from labelrank.metrics.ranking import rank_labels
 
 __all__ = [
@@ -93,12 +96,6 @@ MEASURES: tuple[str, ...] = ("A-Precision", "R-Precision", "F-measure")
 
 
 # ------------------------------------------------------------------------------------------------- validation
-def _check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {choices}, got {_describe(value)}")
-    return value
-
-
 def _check_similarity(similarity: Any) -> tuple[tuple[str, ...], np.ndarray]:
     """Validate a square label-similarity DataFrame; return its labels and values."""
     if not isinstance(similarity, pd.DataFrame):
@@ -149,8 +146,8 @@ def _prepare(
     true: Any, listed: Any, similarity: Any, variant: str, low_rule: str, listed_name: str
 ) -> tuple[list[str], list[str], np.ndarray]:
     """Validate one document's inputs; return (true, listed, W) with W[i, j] = s(listed[i], true[j])."""
-    _check_choice(variant, "variant", VARIANTS)
-    _check_choice(low_rule, "low_rule", LOW_RULES)
+    check_choice(variant, "variant", VARIANTS)
+    check_choice(low_rule, "low_rule", LOW_RULES)
     if variant == "binary":
         true_ = _check_labels(true, "true", known=None, allow_empty=False)
         listed_ = _check_labels(listed, listed_name, known=None, allow_empty=True)
@@ -431,11 +428,11 @@ def set_f_measure(
     >>> set_f_measure(["a", "c"], ["b", "c"], sim, "high")   # P = 0.75, R = 0.75
     0.75
     """
-    _check_choice(recall, "recall", RECALL_RULES)
+    check_choice(recall, "recall", RECALL_RULES)
     p = set_precision(true, assigned, similarity, variant, low_rule=low_rule)
     r_variant = variant if recall == "symmetric" else "binary"
     r = set_recall(true, assigned, similarity, r_variant, low_rule=low_rule)
-    return 0.0 if p + r == 0 else float(2 * p * r / (p + r))
+    return float(harmonic_f(p, r))
 
 
 def a_precision(
@@ -698,9 +695,9 @@ class CostScorer:
                 }
                 for v in VARIANTS:
                     p = np.take_along_axis(num[v], last, axis=1)[:, 0] / np.maximum(size, 1)
-                    r = recall_num[v if recall == "symmetric" else "binary"] / t_n
-                    f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1.0), 0.0)
-                    out[("F-measure", v)] = np.where(size > 0, f, 0.0)
+                    r_num = recall_num[v if recall == "symmetric" else "binary"]
+                    r = np.divide(r_num, t_n, out=np.zeros_like(t_n), where=t_n > 0)  # t_n = 0: NaN below
+                    out[("F-measure", v)] = np.where(size > 0, harmonic_f(p, r), 0.0)
         return {key: np.where(t_n > 0, value, np.nan) for key, value in out.items()}
 
     def score(
@@ -745,8 +742,8 @@ class CostScorer:
             Means: index = measures, columns = variants ``binary``, ``high``, ``low``. Per document: one row per
             document, columns a (measure, variant) MultiIndex.
         """
-        _check_choice(recall, "recall", RECALL_RULES)
-        _check_choice(low_rule, "low_rule", LOW_RULES)
+        check_choice(recall, "recall", RECALL_RULES)
+        check_choice(low_rule, "low_rule", LOW_RULES)
         cutoff = check_positive_int(cutoff, "cutoff")
         block = check_positive_int(block, "block")
         if ranking is None and assigned is None:

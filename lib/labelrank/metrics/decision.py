@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from labelrank._validation import check_labels_and_predictions
+from labelrank._validation import _describe, check_labels_and_predictions
 
-__all__ = ["f_measure", "micro_f1", "macro_f1", "hamming_loss"]
+__all__ = ["f_measure", "harmonic_f", "micro_f1", "macro_f1", "hamming_loss"]
 
 
 def f_measure(tp: Any, fp: Any, fn: Any) -> np.ndarray | float:
@@ -57,6 +57,52 @@ def f_measure(tp: Any, fp: Any, fn: Any) -> np.ndarray | float:
             raise ValueError(f"{name} must be finite non-negative counts, got {value!r}")
     denominator = 2 * tp + fp + fn
     f = np.divide(2 * tp, denominator, out=np.ones(np.broadcast(tp, fp, fn).shape), where=denominator > 0)
+    return float(f) if f.ndim == 0 else f
+
+
+def harmonic_f(precision: Any, recall: Any) -> np.ndarray | float:
+    """Harmonic mean of precision and recall, :math:`F = 2PR / (P + R)`, and 0 where both are 0.
+
+    The one F-from-(P, R) of the library: the clustering F-measures, the cost-based set F-measure and
+    :class:`~labelrank.metrics.cost_precision.CostScorer` call it. (From counts, use :func:`f_measure`.)
+
+    Parameters
+    ----------
+    precision, recall : float or array-like of float
+        Values in [0, 1], broadcast together.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A float for scalar inputs, else an array of the broadcast shape.
+
+    Raises
+    ------
+    TypeError
+        If an input is not numeric (a string, ``None``, a ``bool``).
+    ValueError
+        If a value is NaN or outside [0, 1]; the message names the argument and the first offending value.
+
+    Examples
+    --------
+    >>> round(harmonic_f(0.6, 0.75), 4)
+    0.6667
+    >>> harmonic_f([0.0, 1.0], [0.0, 0.5]).round(4).tolist()
+    [0.0, 0.6667]
+    """
+    values = []
+    for name, value in (("precision", precision), ("recall", recall)):
+        arr = np.asarray(value)
+        if arr.dtype.kind not in "iuf":
+            raise TypeError(f"{name} must be a real number or an array of them, got {_describe(value)}")
+        arr = arr.astype(np.float64, copy=False)
+        bad = ~((arr >= 0.0) & (arr <= 1.0))  # NaN fails both comparisons
+        if bad.any():
+            raise ValueError(f"{name} must lie in [0, 1], got {arr[bad].flat[0].item()!r}")
+        values.append(arr)
+    p, r = values
+    total = p + r
+    f = np.divide(2.0 * p * r, total, out=np.zeros(total.shape), where=total > 0)
     return float(f) if f.ndim == 0 else f
 
 

@@ -42,7 +42,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from labelrank._validation import check_labels_and_scores, check_score_matrix
+from labelrank._validation import check_choice, check_labels_and_scores, check_score_matrix
 
 __all__ = [
     "TIE_RULES",
@@ -85,8 +85,7 @@ def rank_labels(scores: Any, Y: Any = None, ties: TieRule = "mulan") -> np.ndarr
     >>> rank_labels([[0.2, 0.9, 0.2]], Y=[[1, 0, 0]], ties="optimistic").tolist()
     [[2, 1, 3]]
     """
-    if ties not in TIE_RULES:
-        raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
+    ties = check_choice(ties, "ties", TIE_RULES)
     if ties == "mulan":
         S = check_score_matrix(scores)
         keys: tuple[np.ndarray, ...] = ()

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy import stats
 
+from labelrank._validation import check_choice
 from labelrank.metrics.ranking import TieRule
 from labelrank.metrics.suite import METRICS
 
@@ -170,8 +171,7 @@ def compare(metric_name: str, Y: Any, a: Any, b: Any, *, ties: TieRule = "mulan"
         ``value_a``, ``value_b`` (the metric), ``test`` ("sign" or "wilcoxon"), ``p_value``, ``mark`` and
         ``n_pairs``, the number of paired values (decisions, labels, or instances on which the metric is defined).
     """
-    if metric_name not in METRICS:
-        raise ValueError(f"metric_name must be one of {list(METRICS)}, got {metric_name!r}")
+    metric_name = check_choice(metric_name, "metric_name", tuple(METRICS))
     info = METRICS[metric_name]
     values_a = np.asarray(info.values(Y, a, ties=ties), dtype=np.float64)
     values_b = np.asarray(info.values(Y, b, ties=ties), dtype=np.float64)
