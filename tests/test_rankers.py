@@ -1,0 +1,566 @@
+"""Tests of labelrank.rankers: known-answer problems, gradients against finite differences, SVM-MAP's inference
+against brute force, optimality certificates against independent solvers, determinism and input validation."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+
+import labelrank.rankers as rankers_module
+from labelrank.baselines import rank_svm_pairs
+from labelrank.metrics import average_precision, ndcg
+from labelrank.rankers import (
+    RANKERS,
+    SVMMAP,
+    LambdaRank,
+    LightGBMLambdaRank,
+    ListNet,
+    RankSVMIR,
+    _Network,
+    _solve_simplex_qp,
+    ap_loss_augmented_inference,
+    check_meta_features,
+    delta_metric,
+    lambda_gradients,
+    listnet_gradient,
+    listnet_loss,
+    make_ranker,
+    ranknet_cost,
+)
+
+
+def hidden_linear_problem(seed=0, n=160, m=8, d=6, noise=0.3):
+    """Features on very different scales and offsets; relevance = top 3 of a hidden linear score plus noise.
+
+    Returns train and test (Z, Y) and the hidden weights (on the standardised scale).
+    """
+    rng = np.random.default_rng(seed)
+    scale = rng.uniform(0.1, 20.0, d)
+    shift = rng.uniform(-50.0, 50.0, d)
+    w = rng.normal(size=d)
+
+    def draw(size):
+        U = rng.normal(size=(size, m, d))
+        u = U @ w + noise * rng.normal(size=(size, m))
+        Y = np.zeros((size, m), dtype=int)
+        np.put_along_axis(Y, np.argsort(-u, axis=1)[:, :3], 1, axis=1)
+        return U * scale + shift, Y
+
+    return draw(n), draw(n), w
+
+
+def fast_rankers():
+    return [
+        ListNet(epochs=20, learning_rate=0.01),
+        ListNet(epochs=20, target="softmax", hidden_units=4, learning_rate=0.01),
+        LambdaRank(epochs=20, learning_rate=0.01),
+        LambdaRank(epochs=20, metric="map", hidden_units=4, learning_rate=0.01),
+        RankSVMIR(C=0.1),
+        SVMMAP(C=1.0),
+        LightGBMLambdaRank(n_estimators=30),
+    ]
+
+
+def rid(est):
+    params = {k: v for k, v in est.get_params().items() if k in ("target", "metric", "hidden_units") and v}
+    return type(est).__name__ + "".join(f"-{v}" for v in params.values())
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# every ranker learns the hidden answer
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("est", fast_rankers(), ids=rid)
+def test_each_ranker_beats_random_scores_by_a_wide_margin(est):
+    (Z, Y), (Zt, Yt), w = hidden_linear_problem()
+    rng = np.random.default_rng(1)
+    random_map = np.mean([average_precision(Yt, rng.normal(size=Yt.shape)) for _ in range(20)])
+    oracle_map = average_precision(Yt, ((Zt - Zt.mean((0, 1))) / Zt.std((0, 1))) @ w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fitted = clone(est).fit(Z, Y)
+    got = average_precision(Yt, fitted.decision_function(Zt))
+    assert 0.5 < random_map < 0.6  # 3 relevant of 8: E[AP] of a random order is about 0.53
+    assert got > random_map + 0.3, (got, random_map)
+    assert got > oracle_map - 0.08, (got, oracle_map)
+
+
+@pytest.mark.parametrize("est", fast_rankers(), ids=rid)
+def test_same_seed_same_scores(est):
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=2, n=60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = clone(est).fit(Z, Y).decision_function(Zt)
+        b = clone(est).fit(Z.copy(), Y.copy()).decision_function(Zt)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_different_seeds_give_different_networks():
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=3, n=60)
+    a = ListNet(epochs=5, hidden_units=4, random_state=0).fit(Z, Y).decision_function(Zt)
+    b = ListNet(epochs=5, hidden_units=4, random_state=1).fit(Z, Y).decision_function(Zt)
+    assert not np.allclose(a, b)
+
+
+@pytest.mark.parametrize(
+    "est", [ListNet(epochs=10), LambdaRank(epochs=10), RankSVMIR(C=0.1), SVMMAP(C=1.0)], ids=rid
+)
+def test_scores_do_not_depend_on_the_units_of_the_features(est):
+    # standardisation: a positive rescaling and a shift of every feature leave the model unchanged
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=4, n=80)
+    a, b = np.linspace(0.01, 100.0, Z.shape[2]), np.linspace(-1e3, 1e3, Z.shape[2])
+    s1 = clone(est).fit(Z, Y).decision_function(Zt)
+    s2 = clone(est).fit(Z * a + b, Y).decision_function(Zt * a + b)
+    np.testing.assert_allclose(s1 - s1.mean(axis=1, keepdims=True), s2 - s2.mean(axis=1, keepdims=True), atol=1e-5)
+
+
+@pytest.mark.parametrize("est", [ListNet(epochs=5), RankSVMIR(), SVMMAP(), LambdaRank(epochs=5)], ids=rid)
+def test_linear_scores_are_the_standardised_dot_product(est):
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=5, n=50)
+    fitted = clone(est).fit(Z, Y)
+    mean, std = Z.mean(axis=(0, 1)), Z.std(axis=(0, 1))
+    np.testing.assert_allclose(fitted.mean_, mean)
+    np.testing.assert_allclose(fitted.scale_, std)
+    expected = ((Zt - mean) / std) @ fitted.coef_
+    np.testing.assert_allclose(fitted.decision_function(Zt), expected, atol=1e-9)
+
+
+@pytest.mark.parametrize("est", fast_rankers(), ids=rid)
+def test_one_scoring_function_for_any_number_of_categories(est):
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=6, n=40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fitted = clone(est).fit(Z, Y)
+    full = fitted.decision_function(Zt)
+    np.testing.assert_allclose(fitted.decision_function(Zt[:, 2:5]), full[:, 2:5], atol=1e-10)
+    np.testing.assert_allclose(fitted.decision_function(Zt[:7]), full[:7], atol=1e-10)
+    np.testing.assert_allclose(fitted.decision_function(Zt.astype(np.float32)), full, atol=1e-3)
+
+
+def test_float32_features_are_used_without_a_float64_copy():
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=7, n=60)
+    s64 = SVMMAP().fit(Z, Y).decision_function(Zt)
+    s32 = SVMMAP().fit(Z.astype(np.float32), Y).decision_function(Zt.astype(np.float32))
+    np.testing.assert_allclose(s32, s64, atol=1e-3)
+
+
+def test_chunked_linear_algebra_matches_the_direct_computation(monkeypatch):
+    monkeypatch.setattr(rankers_module, "_CHUNK_ELEMENTS", 50)  # a few instances per chunk
+    rng = np.random.default_rng(8)
+    Z = rng.normal(size=(23, 4, 5)) * 3 + 1
+    w, W = rng.normal(size=5), rng.normal(size=(23, 4))
+    np.testing.assert_allclose(rankers_module._linear_scores(Z, w, 0.5), Z @ w + 0.5)
+    np.testing.assert_allclose(rankers_module._weighted_sum(Z, W), np.einsum("ic,icd->d", W, Z))
+    mean, scale = rankers_module._moments(Z)
+    np.testing.assert_allclose(mean, Z.mean(axis=(0, 1)))
+    np.testing.assert_allclose(scale, Z.std(axis=(0, 1)))
+    Z[:, :, 2] = 7.0  # a constant feature keeps scale 1
+    assert rankers_module._moments(Z)[1][2] == 1.0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# ListNet
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_listnet_loss_worked_example():
+    # scores (0, log 3): P_s = (1/4, 3/4); labels (1, 0)
+    s, y = [[0.0, np.log(3.0)]], [[1, 0]]
+    assert listnet_loss(s, y, "normalized")[0] == pytest.approx(np.log(4.0))
+    e = np.e
+    p_y = np.array([e, 1.0]) / (e + 1.0)  # Cao et al.'s softmax of the labels
+    assert listnet_loss(s, y, "softmax")[0] == pytest.approx(-(p_y[0] * np.log(0.25) + p_y[1] * np.log(0.75)))
+    np.testing.assert_allclose(listnet_gradient(s, y, "normalized"), [[0.25 - 1.0, 0.75]])
+    # a list with no relevant label has no normalized target; the softmax target is uniform
+    assert listnet_loss([[1.0, 2.0]], [[0, 0]], "normalized")[0] == 0.0
+    np.testing.assert_array_equal(listnet_gradient([[1.0, 2.0]], [[0, 0]], "normalized"), [[0.0, 0.0]])
+    assert listnet_loss([[0.0, 0.0]], [[0, 0]], "softmax")[0] == pytest.approx(np.log(2.0))
+
+
+@pytest.mark.parametrize("target", ["softmax", "normalized"])
+def test_listnet_gradient_matches_finite_differences(target):
+    rng = np.random.default_rng(10)
+    S = rng.normal(size=(5, 6)) * 2
+    Y = (rng.random((5, 6)) < 0.4).astype(int)
+    Y[0] = 0
+    grad = listnet_gradient(S, Y, target)
+    h = 1e-6
+    for i, c in itertools.product(range(5), range(6)):
+        E = np.zeros_like(S)
+        E[i, c] = h
+        num = (listnet_loss(S + E, Y, target)[i] - listnet_loss(S - E, Y, target)[i]) / (2 * h)
+        assert grad[i, c] == pytest.approx(num, abs=1e-7)
+
+
+@pytest.mark.parametrize("hidden", [0, 3])
+def test_network_backpropagation_matches_finite_differences(hidden):
+    rng = np.random.default_rng(11)
+    Zb = rng.normal(size=(4, 5, 3))
+    Y = (rng.random((4, 5)) < 0.5).astype(int)
+    net = _Network(3, hidden, np.random.default_rng(0))
+    for p in net.params:
+        p += rng.normal(size=p.shape) * 0.5
+
+    def objective():
+        return listnet_loss(net.forward(Zb)[0], Y, "softmax").sum()
+
+    S, cache = net.forward(Zb)
+    grads = net.backward(Zb, cache, listnet_gradient(S, Y, "softmax"))
+    h = 1e-6
+    for p, g in zip(net.params, grads):
+        for idx in np.ndindex(p.shape):
+            old = p[idx]
+            p[idx] = old + h
+            up = objective()
+            p[idx] = old - h
+            down = objective()
+            p[idx] = old
+            assert g[idx] == pytest.approx((up - down) / (2 * h), abs=1e-6)
+
+
+def test_listnet_loss_decreases_during_training():
+    (Z, Y), _, _ = hidden_linear_problem(seed=12, n=80)
+    curve = ListNet(epochs=15, target="normalized").fit(Z, Y).loss_curve_
+    assert len(curve) == 15 and curve[-1] < curve[0] - 0.1
+    # the softmax target's cross-entropy is bounded below by the target's entropy (about 2.0 for 3 of 8 relevant)
+    p = np.array([np.e] * 3 + [1.0] * 5) / (3 * np.e + 5)
+    curve = ListNet(epochs=15, target="softmax").fit(Z, Y).loss_curve_
+    assert -(p * np.log(p)).sum() < curve[-1] < curve[0]
+
+
+def test_listnet_normalized_target_skips_lists_without_relevant_labels():
+    (Z, Y), _, _ = hidden_linear_problem(seed=13, n=40)
+    Y[:5] = 0
+    assert ListNet(epochs=1, target="normalized").fit(Z, Y).n_lists_used_ == 35
+    assert ListNet(epochs=1, target="softmax").fit(Z, Y).n_lists_used_ == 40
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# LambdaRank
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _swap_brute_force(S, Y, metric):
+    """|change of the metric| for every swap, by swapping the two scores and re-evaluating with labelrank.metrics."""
+    fn = {"ndcg": ndcg, "map": average_precision}[metric]
+    n, m = S.shape
+    out = np.zeros((n, m, m))
+    base = fn(Y, S, per_instance=True)
+    for i, a, b in itertools.product(range(n), range(m), range(m)):
+        if Y[i, a] != Y[i, b]:
+            T = S[i : i + 1].copy()
+            T[0, [a, b]] = T[0, [b, a]]
+            out[i, a, b] = abs(fn(Y[i : i + 1], T, per_instance=True)[0] - base[i])
+    return out
+
+
+@pytest.mark.parametrize("metric", ["ndcg", "map"])
+@pytest.mark.parametrize("seed", range(4))
+def test_delta_metric_equals_swapping_and_recomputing(metric, seed):
+    rng = np.random.default_rng(seed)
+    S = rng.permutation(7 * 9).reshape(7, 9).astype(float)  # distinct scores: no tie rule involved
+    Y = (rng.random((7, 9)) < 0.4).astype(int)
+    Y[0], Y[1] = 0, 1
+    Y[2] = 0
+    Y[2, 4] = 1
+    np.testing.assert_allclose(delta_metric(S, Y, metric), _swap_brute_force(S, Y, metric), atol=1e-12)
+
+
+def test_lambda_gradients_with_constant_delta_are_the_ranknet_gradient():
+    rng = np.random.default_rng(20)
+    S = rng.normal(size=(6, 7)) * 2
+    Y = (rng.random((6, 7)) < 0.4).astype(int)
+    lam, cost = lambda_gradients(S, Y, metric="none", sigma=1.5)
+    np.testing.assert_allclose(cost, ranknet_cost(S, Y, sigma=1.5))
+    h = 1e-6
+    for i, c in itertools.product(range(6), range(7)):
+        E = np.zeros_like(S)
+        E[i, c] = h
+        num = (ranknet_cost(S + E, Y, 1.5)[i] - ranknet_cost(S - E, Y, 1.5)[i]) / (2 * h)
+        assert lam[i, c] == pytest.approx(num, abs=1e-7)
+
+
+@pytest.mark.parametrize("metric", ["ndcg", "map"])
+def test_lambdas_are_the_gradient_of_the_delta_weighted_ranknet_cost(metric):
+    rng = np.random.default_rng(21)
+    S = rng.normal(size=(5, 6))
+    Y = (rng.random((5, 6)) < 0.5).astype(int)
+    lam, _ = lambda_gradients(S, Y, metric=metric)
+    weights = delta_metric(S, Y, metric)  # frozen at S
+    h = 1e-6
+    for i, c in itertools.product(range(5), range(6)):
+        E = np.zeros_like(S)
+        E[i, c] = h
+        num = (ranknet_cost(S + E, Y, 1.0, weights)[i] - ranknet_cost(S - E, Y, 1.0, weights)[i]) / (2 * h)
+        assert lam[i, c] == pytest.approx(num, abs=1e-7)
+    # descent direction: relevant labels are pushed up, irrelevant ones down; every list's lambdas sum to 0
+    assert np.all(lam[Y == 1] <= 0) and np.all(lam[Y == 0] >= 0)
+    np.testing.assert_allclose(lam.sum(axis=1), 0.0, atol=1e-12)
+
+
+def test_lambdarank_skips_lists_without_pairs():
+    (Z, Y), _, _ = hidden_linear_problem(seed=22, n=40)
+    est = LambdaRank(epochs=3, standardize=False)
+    base = clone(est).fit(Z, Y)
+    Z2 = np.concatenate([Z, Z[:6]])
+    Y2 = np.concatenate([Y, np.zeros((3, Y.shape[1]), int), np.ones((3, Y.shape[1]), int)])
+    more = clone(est).fit(Z2, Y2)
+    assert more.n_lists_used_ == base.n_lists_used_ == 40
+    np.testing.assert_array_equal(more.coef_, base.coef_)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# SVM-MAP
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _ap_of_ranking(y, ranking):
+    rel = y[ranking]
+    hits = np.cumsum(rel)
+    return float((hits / np.arange(1, len(y) + 1))[rel == 1].sum() / rel.sum())
+
+
+def _augmented_objective(s, y, ranking):
+    """Delta(y, ranking) + w.Psi(x, ranking) with w.phi_c = s_c, straight from the definitions."""
+    pos = np.empty(len(y), dtype=int)
+    pos[ranking] = np.arange(len(y))
+    rel, irr = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    psi = sum((1.0 if pos[i] < pos[j] else -1.0) * (s[i] - s[j]) for i in rel for j in irr)
+    return 1.0 - _ap_of_ranking(y, ranking) + psi / (len(rel) * len(irr))
+
+
+def _brute_force_max(s, y):
+    return max(_augmented_objective(s, y, np.array(p)) for p in itertools.permutations(range(len(y))))
+
+
+@pytest.mark.parametrize("m", [2, 3, 4, 5, 6, 7])
+def test_svmmap_inference_equals_brute_force_over_all_rankings(m):
+    rng = np.random.default_rng(m)
+    n_lists = 12 if m < 7 else 5
+    S = rng.normal(size=(n_lists, m)) * rng.choice([0.01, 0.3, 1.0, 5.0], size=(n_lists, 1))
+    S[0] = np.round(S[0])  # ties
+    S[1] = 0.0  # all tied: the loss decides alone
+    Y = np.zeros((n_lists, m), dtype=int)
+    for i in range(n_lists):
+        Y[i, rng.choice(m, size=1 + i % (m - 1), replace=False)] = 1
+    ranking, coef, loss = ap_loss_augmented_inference(S, Y)
+    for i in range(n_lists):
+        assert sorted(ranking[i]) == list(range(m))
+        ours = _augmented_objective(S[i], Y[i], ranking[i])
+        assert ours == pytest.approx(_brute_force_max(S[i], Y[i]), abs=1e-12)
+        # the returned loss and Psi difference describe the returned ranking
+        assert loss[i] == pytest.approx(1.0 - _ap_of_ranking(Y[i], ranking[i]), abs=1e-12)
+        truth = _augmented_objective(S[i], Y[i], np.argsort(-Y[i] - 1e-9 * np.arange(m), kind="stable"))
+        assert truth == pytest.approx(np.mean(
+            [S[i, a] - S[i, b] for a in np.flatnonzero(Y[i]) for b in np.flatnonzero(Y[i] == 0)]), abs=1e-12)
+        # coef . s = w.Psi(y) - w.Psi(ranking), where the true ranking has loss 0
+        assert coef[i] @ S[i] == pytest.approx(truth - (ours - loss[i]), abs=1e-12)
+        assert coef[i].sum() == pytest.approx(0.0, abs=1e-12)
+
+
+def test_svmmap_inference_worked_example():
+    # one relevant label scored below two irrelevant ones, all scores equal: pure loss maximisation puts the
+    # relevant label last, AP = 1/3
+    ranking, coef, loss = ap_loss_augmented_inference([[0.0, 0.0, 0.0]], [[1, 0, 0]])
+    assert ranking[0].tolist() == [1, 2, 0]
+    assert loss[0] == pytest.approx(2.0 / 3.0)
+    # Psi(y) - Psi(ybar) = 2/(R I) * sum over the 2 swapped pairs of (phi_rel - phi_irr)
+    np.testing.assert_allclose(coef[0], [2.0, -1.0, -1.0])
+    # with a clear margin the true ranking is the most violated one: every swap costs more score than loss
+    ranking, coef, loss = ap_loss_augmented_inference([[10.0, 0.0, 0.0]], [[1, 0, 0]])
+    assert ranking[0][0] == 0 and loss[0] == 0.0
+    np.testing.assert_array_equal(coef[0], 0.0)
+    # lists with no relevant or no irrelevant label
+    ranking, coef, loss = ap_loss_augmented_inference([[1.0, 3.0], [2.0, 1.0]], [[0, 0], [1, 1]])
+    assert ranking.tolist() == [[1, 0], [0, 1]]
+    np.testing.assert_array_equal(coef, 0.0)
+    np.testing.assert_array_equal(loss, 0.0)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_simplex_qp_matches_scipy(seed):
+    rng = np.random.default_rng(seed)
+    T, d, C = 6, 4, 2.5
+    A = np.vstack([np.zeros(d), rng.normal(size=(T - 1, d))])
+    b = np.concatenate([[0.0], rng.uniform(0.1, 1.0, T - 1)])
+    G = A @ A.T
+    alpha = np.concatenate([[C], np.zeros(T - 1)])
+    _solve_simplex_qp(G, b, alpha, C, 1e-12)
+    assert alpha.min() >= 0 and alpha.sum() == pytest.approx(C)
+
+    def neg(x):
+        return -(x @ b - 0.5 * x @ G @ x)
+
+    ref = minimize(neg, np.full(T, C / T), method="SLSQP", bounds=[(0, None)] * T,
+                   constraints=[{"type": "eq", "fun": lambda x: x.sum() - C}], options={"ftol": 1e-14})
+    assert -neg(alpha) == pytest.approx(-ref.fun, abs=1e-8)
+    assert -neg(alpha) >= -ref.fun - 1e-10
+
+
+def _svmmap_primal(Zs, Y, w, C):
+    """1/2 |w|^2 + C/n sum_i max_ybar [Delta + w.Psi(ybar) - w.Psi(y)], inference by enumerating rankings."""
+    total = 0.0
+    for Zi, y in zip(Zs, Y):
+        if 0 < y.sum() < len(y):
+            s = Zi @ w
+            truth = np.mean([s[a] - s[b] for a in np.flatnonzero(y) for b in np.flatnonzero(y == 0)])
+            total += _brute_force_max(s, y) - truth
+    return 0.5 * w @ w + C * total / len(Y)
+
+
+@pytest.mark.parametrize("C", [0.1, 3.0, 50.0])
+def test_svmmap_is_optimal_by_an_independent_duality_certificate(C):
+    (Z, Y), _, _ = hidden_linear_problem(seed=30, n=12, m=5, d=3, noise=2.0)
+    tol = 1e-4
+    est = SVMMAP(C=C, tol=tol).fit(Z, Y)
+    assert est.converged_
+    Zs = (Z - est.mean_) / est.scale_
+    primal = _svmmap_primal(Zs, Y, est.coef_, C)
+    assert primal == pytest.approx(est.primal_objective_, abs=1e-9)
+    # weak duality: any dual value is a lower bound of the optimum; the gap bounds our suboptimality
+    assert est.dual_objective_ <= primal + 1e-9
+    assert primal - est.dual_objective_ <= C * tol * 1.01 + 1e-9
+    # no other point does better than the certificate allows
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        other = est.coef_ + rng.normal(size=3) * 0.3
+        assert _svmmap_primal(Zs, Y, other, C) >= est.dual_objective_ - 1e-9
+
+
+def test_svmmap_warns_when_it_stops_early():
+    (Z, Y), _, _ = hidden_linear_problem(seed=31, n=40, noise=3.0)
+    with pytest.warns(ConvergenceWarning, match="SVMMAP did not converge"):
+        est = SVMMAP(C=1e4, max_iter=2).fit(Z, Y)
+    assert not est.converged_ and est.n_iter_ == 2
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# RankSVM-IR
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("C", [0.05, 1.0])
+def test_ranksvm_ir_matches_the_primal_qp_solved_by_scipy(C):
+    (Z, Y), _, _ = hidden_linear_problem(seed=40, n=6, m=4, d=3, noise=2.0)
+    est = RankSVMIR(C=C, tol=1e-8, max_iter=100000).fit(Z, Y)
+    Zs = (Z - est.mean_) / est.scale_
+    inst, rel, irr = rank_svm_pairs(Y)
+    D = Zs[inst, rel] - Zs[inst, irr]  # one row per pair
+    P, d = D.shape
+
+    # variables (w, xi): min 1/2 |w|^2 + C sum xi  s.t.  D w >= 1 - xi, xi >= 0
+    def objective(v):
+        return 0.5 * v[:d] @ v[:d] + C * v[d:].sum()
+
+    cons = [{"type": "ineq", "fun": lambda v: D @ v[:d] - 1 + v[d:], "jac": lambda v: np.hstack([D, np.eye(P)])}]
+    ref = minimize(objective, np.zeros(d + P), method="SLSQP", bounds=[(None, None)] * d + [(0, None)] * P,
+                   constraints=cons, jac=lambda v: np.concatenate([v[:d], np.full(P, C)]),
+                   options={"ftol": 1e-14, "maxiter": 1000})
+    assert ref.success
+    ours = 0.5 * est.coef_ @ est.coef_ + C * np.maximum(0, 1 - D @ est.coef_).sum()
+    assert ours == pytest.approx(ref.fun, rel=1e-6, abs=1e-9)
+    assert est.primal_objective_ == pytest.approx(ours, rel=1e-9)
+    np.testing.assert_allclose(est.coef_, ref.x[:d], atol=1e-4)
+    assert est.intercept_ == 0.0
+
+
+def test_ranksvm_ir_warns_when_it_stops_early():
+    (Z, Y), _, _ = hidden_linear_problem(seed=41, n=40, noise=3.0)
+    with pytest.warns(ConvergenceWarning, match="RankSVMIR did not converge"):
+        RankSVMIR(C=1e3, max_iter=1).fit(Z, Y)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# LightGBM
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_lightgbm_gets_one_query_group_per_instance():
+    (Z, Y), _, _ = hidden_linear_problem(seed=50, n=30)
+    est = LightGBMLambdaRank(n_estimators=5).fit(Z, Y)
+    assert est.model_.objective_ == "lambdarank"
+    assert est.booster_.num_trees() == 5
+    assert est.booster_.params["deterministic"] is True
+    np.testing.assert_allclose(est.mean_, 0.0)  # trees: no standardisation
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# validation
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def test_make_ranker_and_registry():
+    assert set(RANKERS) == {"listnet", "lambdarank", "ranksvm", "svmmap", "lightgbm"}
+    assert make_ranker("ranksvm", C=2.0).C == 2.0
+    with pytest.raises(ValueError, match=r"ranker must be one of .* got 'svm'"):
+        make_ranker("svm")
+
+
+def test_bad_features_give_clear_errors():
+    Z = np.zeros((3, 2, 4))
+    with pytest.raises(ValueError, match=r"Z must be 3-D .* got shape \(3, 2\)"):
+        check_meta_features(Z[:, :, 0])
+    with pytest.raises(ValueError, match="Z must not have an empty dimension"):
+        check_meta_features(Z[:, :0])
+    bad = Z.copy()
+    bad[1, 0, 2] = np.nan
+    with pytest.raises(ValueError, match=r"Z must be finite, got nan at position \(1, 0, 2\)"):
+        check_meta_features(bad)
+    with pytest.raises(TypeError, match="Z must be a 3-D array"):
+        check_meta_features(None)
+    with pytest.raises(TypeError, match="Z must hold numbers"):
+        check_meta_features(np.array([[["a"]]]))
+    assert check_meta_features(Z.astype(np.float32)).dtype == np.float32
+    assert check_meta_features(Z.astype(int)).dtype == np.float64
+
+
+@pytest.mark.parametrize("est", fast_rankers(), ids=rid)
+def test_bad_input_to_a_ranker(est):
+    (Z, Y), _, _ = hidden_linear_problem(seed=60, n=20)
+    with pytest.raises(ValueError, match=r"Y must have shape .* \(20, 8\) .* got \(19, 8\)"):
+        clone(est).fit(Z, Y[:-1])
+    with pytest.raises(ValueError, match="Y must contain only 0 and 1"):
+        clone(est).fit(Z, Y * 2)
+    with pytest.raises(ValueError, match="Y must be a label matrix"):
+        clone(est).fit(Z, None)
+    with pytest.raises(Exception, match="not fitted"):
+        clone(est).decision_function(Z)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fitted = clone(est).fit(Z, Y)
+    with pytest.raises(ValueError, match="Z has 5 features per .* fitted with 6"):
+        fitted.decision_function(Z[:, :, :5])
+
+
+@pytest.mark.parametrize(
+    "est, error, match",
+    [
+        (ListNet(learning_rate=0.0), ValueError, "learning_rate must be positive and finite, got 0.0"),
+        (ListNet(alpha=-1.0), ValueError, "alpha must be non-negative and finite, got -1.0"),
+        (ListNet(target="uniform"), ValueError, r"target must be one of \('softmax', 'normalized'\)"),
+        (ListNet(epochs=0), ValueError, "epochs must be >= 1, got 0"),
+        (ListNet(batch_size=2.5), TypeError, "batch_size must be an integer, got 2.5"),
+        (ListNet(optimizer="lbfgs"), ValueError, "optimizer must be one of"),
+        (ListNet(standardize="yes"), TypeError, "standardize must be True or False"),
+        (LambdaRank(metric="err"), ValueError, r"metric must be one of \('ndcg', 'map', 'none'\), got 'err'"),
+        (LambdaRank(sigma=0), ValueError, "sigma must be positive"),
+        (LambdaRank(random_state=-1), ValueError, "random_state must be >= 0, got -1"),
+        (RankSVMIR(C=0.0), ValueError, "C must be positive and finite, got 0.0"),
+        (RankSVMIR(C="1"), TypeError, "C must be a positive number, got '1'"),
+        (SVMMAP(tol=np.inf), ValueError, "tol must be positive and finite, got inf"),
+        (SVMMAP(max_iter=0), ValueError, "max_iter must be >= 1, got 0"),
+        (LightGBMLambdaRank(num_leaves=1), ValueError, "num_leaves must be >= 2, got 1"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_bad_hyperparameters(est, error, match):
+    (Z, Y), _, _ = hidden_linear_problem(seed=61, n=10)
+    with pytest.raises(error, match=match):
+        est.fit(Z, Y)
