@@ -1,0 +1,303 @@
+"""The experiment engine (labelrank.experiments) on a tiny synthetic problem.
+
+Most tests run in-process (``LABELRANK_N_JOBS=1``) with *stand-in* estimators whose cross-validated quality is a
+known function of their hyper-parameters, so that the selection rule, the boundary widening and the staged search
+can be checked against a known answer; each test gets its own cache folder.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from labelrank import experiments as ex
+from labelrank.metrics import METRICS
+
+# ---- stand-in estimators ------------------------------------------------------------------------------------------
+
+FITS = {"n": 0}
+
+
+class StandIn:
+    """Scores = the true labels (read off the synthetic X) plus noise whose size grows with the distance of the
+    hyper-parameters from a chosen optimum, so that MAP is best at ``C = C_RANK``, ``k = K_BEST`` and Micro-F1 at
+    ``C = C_DECIDE``.
+
+    The synthetic X of the tests carries the labels in its first columns (see ``proto``), so a noiseless score is
+    perfect. Noise is seeded by the hyper-parameters and the data: refits give identical outputs.
+    """
+
+    C_RANK, C_DECIDE, K_BEST = 10.0, 0.1, 20
+
+    def __init__(self, threshold="default", C=1.0, k=20):
+        self.threshold, self.C, self.k = threshold, C, k
+
+    def fit(self, X, Y):
+        FITS["n"] += 1
+        self.m_ = Y.shape[1]
+        return self
+
+    def _noise(self, X, scale, salt):
+        seed = int(abs(np.round(X[:, : self.m_], 6)).sum() * 1e3) % (2**32) + salt
+        return scale * np.random.default_rng(seed).normal(size=(X.shape[0], self.m_))
+
+    def decision_function(self, X):
+        a = abs(np.log10(self.C) - np.log10(self.C_RANK)) + abs(self.k - self.K_BEST) / 10
+        return X[:, : self.m_] + self._noise(X, 0.4 * a, 1)
+
+    def predict(self, X):
+        b = abs(np.log10(self.C) - np.log10(self.C_DECIDE))
+        return (X[:, : self.m_] + self._noise(X, 0.4 * b, 2) >= 0.5).astype(int)
+
+
+def standin(**kwargs):
+    return StandIn(**kwargs)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """Own cache folder and one worker (in-process, so that monkeypatched code is what runs)."""
+    monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path))
+    monkeypatch.setenv("LABELRANK_N_JOBS", "1")
+    ex._load_data.cache_clear()
+    yield tmp_path
+    ex._load_data.cache_clear()
+
+
+@pytest.fixture
+def labels_in_x(monkeypatch):
+    """Make the synthetic X carry Y in its first columns, so the stand-ins can produce perfect scores."""
+    original = ex._synthetic
+
+    def synthetic(seed):
+        X_tr, Y_tr, X_te, Y_te = original(seed)
+        return np.hstack([Y_tr, X_tr]), Y_tr, np.hstack([Y_te, X_te]), Y_te
+
+    monkeypatch.setattr(ex, "_synthetic", synthetic)
+    ex._load_data.cache_clear()
+
+
+@pytest.fixture
+def sandbox(cache, labels_in_x, monkeypatch):
+    """The cache fixture plus two stand-in methods in the registry."""
+    methods = dict(ex.METHODS)
+    methods["StandIn-C"] = ex.MethodSpec("StandIn-C", "baseline", standin, (("C", "C"),))
+    methods["StandIn-kC"] = ex.MethodSpec("StandIn-kC", "baseline", standin, (("k", "k"), ("C", "C")))
+    monkeypatch.setattr(ex, "METHODS", methods)
+    FITS["n"] = 0
+    return cache
+
+
+def proto(**changes) -> ex.Protocol:
+    base = ex.Protocol(
+        profile="quick",
+        datasets=(ex.SYNTHETIC,),
+        n_folds=3,
+        seed=0,
+        grids={"k": (10, 20, 30), "C": tuple(float(c) for c in np.logspace(-2, 2, 5)), "lr": (0.01,),
+               "lgbm_lr": (0.1,)},
+        patience=1,
+        widen_points=1,
+        max_widen=2,
+        k_meta=3,
+    )
+    return dataclasses.replace(base, **changes)
+
+
+# ---- the protocol's settings --------------------------------------------------------------------------------------
+
+
+def test_profiles():
+    full, quick = ex.protocol("full"), ex.protocol("quick")
+    assert full.datasets == ("emotions", "scene", "yeast", "reuters21578")
+    assert full.n_folds == 5 and full.grids["k"] == tuple(range(10, 101, 10))
+    np.testing.assert_allclose(full.grids["C"], np.logspace(-6, 6, 20))
+    assert quick.datasets == ("emotions", "yeast")
+    assert set(full.targets) == {"MAP", "Micro-F1"}
+    assert {m: full.selection[m] for m in ("NDCG", "HLoss")} == {"NDCG": "MAP", "HLoss": "Micro-F1"}
+    with pytest.raises(ValueError, match="profile"):
+        ex.protocol("medium")
+
+
+def test_n_jobs_from_environment(monkeypatch):
+    monkeypatch.delenv("LABELRANK_N_JOBS", raising=False)
+    assert ex.n_jobs() == 2
+    monkeypatch.setenv("LABELRANK_N_JOBS", "-1")
+    assert ex.n_jobs() == -1
+    for bad in ("two", "0", "-3"):
+        monkeypatch.setenv("LABELRANK_N_JOBS", bad)
+        with pytest.raises(ValueError, match="LABELRANK_N_JOBS"):
+            ex.n_jobs()
+
+
+def test_bad_arguments_name_themselves(sandbox):
+    p = proto()
+    with pytest.raises(ValueError, match="method"):
+        ex.tune(ex.SYNTHETIC, "SVM-Light", proto=p)
+    with pytest.raises(ValueError, match="dataset"):
+        ex.tune("emotions", "ML-kNN", proto=p)
+    with pytest.raises(ValueError, match="search"):
+        ex.tune(ex.SYNTHETIC, "ML-kNN", proto=p, search="random")
+    with pytest.raises(ValueError, match="targets"):
+        ex.tune(ex.SYNTHETIC, "ML-kNN", proto=p, targets=["F2"])
+    with pytest.raises(ValueError, match="features"):
+        ex.tune(ex.SYNTHETIC, "ML-kNN", "words", proto=p)
+    with pytest.raises(ValueError, match="fold"):
+        ex.meta_features(ex.SYNTHETIC, 3, p)
+    with pytest.raises(ValueError, match="threshold"):
+        ex.make_estimator("ML-kNN", {"k": 3}, "zero")
+
+
+def test_folds_and_tuning_subsample(cache):
+    folds = ex.fold_indices(10, 3, seed=0)
+    assert sorted(np.concatenate([v for _, v in folds]).tolist()) == list(range(10))
+    assert all(np.intersect1d(f, v).size == 0 for f, v in folds)
+    p = proto(tune_subsample={ex.SYNTHETIC: 60})
+    rows = ex.tuning_rows(150, ex.SYNTHETIC, p)
+    assert rows.size == 60 and np.unique(rows).size == 60
+    X_fit, Y_fit, X_val, Y_val = ex._split(ex.SYNTHETIC, p, 0)
+    assert X_fit.shape[0] + X_val.shape[0] == 60
+    X_tr, _, X_te, _ = ex._split(ex.SYNTHETIC, p, -1)
+    assert (X_tr.shape[0], X_te.shape[0]) == (150, 75)
+
+
+# ---- selection, widening, staged vs full search -------------------------------------------------------------------
+
+
+def test_selection_rule_per_target_metric(sandbox):
+    tr = ex.tune(ex.SYNTHETIC, "StandIn-C", proto=proto(), search="full", progress=False)
+    assert tr.chosen["MAP"] == {"C": StandIn.C_RANK}
+    assert tr.chosen["Micro-F1"] == {"C": StandIn.C_DECIDE}
+    assert len(tr.points) == 5
+    assert len(tr.configurations()) == 2
+    # the chosen point is the best of the evaluated ones, on the metric's own direction
+    assert tr.cv_value(tr.chosen["MAP"], "MAP") == tr.points["MAP"].max() == pytest.approx(1.0)
+    assert tr.cv_value(tr.chosen["MAP"], "RankLoss") == tr.points["RankLoss"].min()
+    with pytest.raises(KeyError):
+        tr.cv_value({"C": 123.0}, "MAP")
+
+
+def test_boundary_widening(sandbox, monkeypatch):
+    monkeypatch.setattr(StandIn, "C_RANK", 1000.0)  # one decade beyond the grid 1e-2 .. 1e2
+    for search in ("full", "staged"):
+        tr = ex.tune(ex.SYNTHETIC, "StandIn-C", proto=proto(), search=search, targets=["MAP"], progress=False)
+        assert tr.chosen["MAP"]["C"] == pytest.approx(1000.0), search
+        assert tr.points["C"].max() == pytest.approx(1e4)  # widened twice, one value each time
+    tr = ex.tune(ex.SYNTHETIC, "StandIn-C", proto=proto(max_widen=0), search="full", targets=["MAP"],
+                 progress=False)
+    assert tr.chosen["MAP"]["C"] == pytest.approx(100.0)  # not allowed to widen: stuck on the boundary
+
+
+def test_staged_search_matches_full_grid_and_evaluates_fewer_points(sandbox):
+    p = proto(grids={**proto().grids, "C": tuple(float(c) for c in np.logspace(-3, 3, 7))})
+    full = ex.tune(ex.SYNTHETIC, "StandIn-kC", proto=p, search="full", progress=False)
+    staged = ex.tune(ex.SYNTHETIC, "StandIn-kC", proto=p, search="staged", progress=False)
+    assert full.chosen == staged.chosen
+    assert staged.chosen["MAP"] == {"k": StandIn.K_BEST, "C": StandIn.C_RANK}
+    assert len(staged.points) < len(full.points) == 3 * 7
+
+
+def test_staged_walk_stops_after_patience(sandbox):
+    """Along C the staged search walks out from the middle and stops ``patience`` values past the best."""
+    p = proto(grids={**proto().grids, "C": tuple(float(c) for c in np.logspace(-6, 6, 13))}, patience=2)
+    tr = ex.tune(ex.SYNTHETIC, "StandIn-C", proto=p, search="staged", targets=["MAP"], progress=False)
+    assert tr.chosen["MAP"]["C"] == pytest.approx(10.0)
+    assert sorted(np.log10(tr.points["C"]).round().astype(int)) == [-1, 0, 1, 2, 3]
+
+
+# ---- caching and determinism ---------------------------------------------------------------------------------------
+
+
+def test_second_call_hits_the_cache(sandbox):
+    p = proto()
+    first = ex.tune(ex.SYNTHETIC, "StandIn-C", proto=p, search="full", progress=False)
+    fits = FITS["n"]
+    assert fits == 5 * p.n_folds
+    second = ex.tune(ex.SYNTHETIC, "StandIn-C", proto=p, search="full", progress=False)
+    assert FITS["n"] == fits  # nothing refitted
+    pd.testing.assert_frame_equal(first.points, second.points)
+    out1 = ex.test_outputs(ex.SYNTHETIC, "StandIn-C", {"C": 10.0}, proto=p)
+    out2 = ex.test_outputs(ex.SYNTHETIC, "StandIn-C", {"C": 10.0}, proto=p)
+    assert FITS["n"] == fits + 1
+    np.testing.assert_array_equal(out1["scores"], out2["scores"])
+    assert (sandbox / "experiments").is_dir()
+
+
+def test_cache_key_includes_the_data_settings(sandbox):
+    ex.tune(ex.SYNTHETIC, "StandIn-C", proto=proto(), search="full", progress=False)
+    fits = FITS["n"]
+    ex.tune(ex.SYNTHETIC, "StandIn-C", proto=proto(seed=1), search="full", progress=False)
+    assert FITS["n"] == 2 * fits  # another split: recomputed
+
+
+def test_real_estimators_deterministic_and_parallel_equals_serial(cache, monkeypatch, tmp_path_factory):
+    p = proto()
+    serial = ex.tune(ex.SYNTHETIC, "ML-kNN", proto=p, progress=False).points
+    monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path_factory.mktemp("parallel")))
+    monkeypatch.setenv("LABELRANK_N_JOBS", "2")
+    parallel = ex.tune(ex.SYNTHETIC, "ML-kNN", proto=p, progress=False).points
+    cols = list(METRICS)
+    pd.testing.assert_frame_equal(serial[["k"] + cols], parallel[["k"] + cols])
+
+
+def test_meta_features_are_float32_and_sliceable(cache):
+    p = proto()
+    Z_fit, Z_eval, kept = ex.meta_features(ex.SYNTHETIC, 0, p)
+    assert Z_fit.dtype == np.float32 and Z_fit.shape[2] == 3 * p.k_max + 2
+    assert Z_fit.shape[0] + Z_eval.shape[0] == 150 and kept.all()
+    from labelrank.features import MetaLevelFeatures, NeighborDistances
+
+    X_fit, Y_fit, X_val, _ = ex._split(ex.SYNTHETIC, p, 0)
+    direct = MetaLevelFeatures(k=10).fit(X_fit, Y_fit).transform(X_val)
+    np.testing.assert_allclose(NeighborDistances(np.asarray(Z_eval), p.k_max).features(10), direct, rtol=1e-5,
+                               atol=1e-5)
+
+
+# ---- the results table -----------------------------------------------------------------------------------------------
+
+
+def test_results_table_on_synthetic(cache):
+    p = proto(grids={"k": (3, 5), "C": (1.0,), "lr": (0.01,), "lgbm_lr": (0.1,)}, max_widen=0)
+    table = ex.results(p, progress=False)
+    assert {"dataset", "method", "features", "threshold", "metric", "value", "params", "cv_value", "p_value",
+            "mark", "tuned_on"} <= set(table.columns)
+    assert set(table["method"]) >= {"MLC-ListNet", "Binary-SVM", "RankSVM", "IBLR", "ML-kNN", "MLC-SVM-MAP",
+                                    "MLC-RankSVM-IR", "MLC-LambdaRank", "MLC-LightGBM"}
+    assert not table.duplicated(["dataset", "method", "features", "threshold", "metric"]).any()
+    ln = table[table["method"] == "MLC-ListNet"]
+    assert len(ln) == 8 and ln["p_value"].isna().all() and (ln["mark"] == "").all()
+    others = table[table["method"] != "MLC-ListNet"]
+    assert others["p_value"].between(0, 1).all() and set(others["mark"]) <= {"", "*", "**"}
+    reg = table[(table["threshold"] == "regression") & (table["method"] == "Binary-SVM")]
+    assert set(reg["metric"]) == {"Micro-F1", "Macro-F1", "HLoss"}
+    fig2 = table[table["features"] == "meta"]
+    assert set(fig2["method"]) >= {"Binary-SVM", "RankSVM", "IBLR", "ML-kNN"}
+    for _, row in table.iterrows():
+        params = json.loads(row["params"])
+        assert row["tuned_on"] == ("MAP" if METRICS[row["metric"]].kind == "rank" else "Micro-F1")
+        assert isinstance(params, dict)
+    runs = ex.run_info("quick")["runs"]
+    assert runs and runs[-1]["wall_seconds"] > 0 and runs[-1]["peak_rss_mb"] > 0
+
+
+# ---- ranks and the paper beside ours -------------------------------------------------------------------------------
+
+
+def test_rank_helpers():
+    t = pd.DataFrame({"metric": ["MAP"] * 3 + ["Coverage"] * 3, "dataset": ["d"] * 6,
+                      "method": list("abcabc"), "value": [0.5, 0.7, 0.7, 2.0, 1.0, 3.0], "rank": [3, 1, 1, 2, 1, 2]})
+    assert ex.rank_methods(t).tolist() == [3, 1, 1, 2, 1, 3]
+    assert ex.rank_methods(t, ties="max").tolist() == [3, 2, 2, 2, 1, 3]
+    bad = ex.rank_conflicts(t)
+    assert bad.index.tolist() == [5] and (bad["rank_min"].item(), bad["rank_max"].item()) == (3, 3)
+    assert ex.rank_totals(t).to_dict() == {"a": 5, "b": 2, "c": 3}
+    ours = t.assign(value=t["value"] + 0.1).drop(columns="rank")
+    both = ex.beside_paper(ours, t)
+    np.testing.assert_allclose(both["delta"], 0.1)
+    assert both["our_rank"].tolist() == [3, 1, 1, 2, 1, 3]
+    with pytest.raises(ValueError, match="metrics"):
+        ex.rank_methods(t.assign(metric="F2"))
