@@ -349,3 +349,13 @@ def check_fit_input(
             f"{Y.shape[0]} rows"
         )
     return X, Y
+
+
+def multilabel_tags(tags):
+    """Set scikit-learn's estimator tags for a model fitted on ``(X, Y)``: ``Y`` a 2-D 0/1 label matrix (required,
+    multi-output), ``X`` possibly sparse. Call it from ``__sklearn_tags__`` on the tags of ``super()``."""
+    tags.target_tags.required = True
+    tags.target_tags.multi_output = True
+    tags.target_tags.single_output = False
+    tags.input_tags.sparse = True
+    return tags

@@ -61,7 +61,8 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from labelrank._validation import check_choice, check_fit_input, check_label_matrix, check_positive_int, check_real
+from labelrank._validation import (check_choice, check_fit_input, check_label_matrix, check_positive_int, check_real,
+                                    multilabel_tags)
 from labelrank.pairwise_svm import fit_pairwise_hinge
 from labelrank.threshold import LLSFThreshold
 
@@ -86,12 +87,7 @@ class _MultiLabelBaseline(BaseEstimator):
     _default_threshold: float | None = 0.0
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.target_tags.multi_output = True
-        tags.target_tags.single_output = False
-        tags.input_tags.sparse = True
-        return tags
+        return multilabel_tags(super().__sklearn_tags__())
 
     def fit(self, X: Any, Y: Any) -> _MultiLabelBaseline:
         """Fit the model and its threshold on instances ``X`` (n, d) and 0/1 labels ``Y`` (n, m)."""

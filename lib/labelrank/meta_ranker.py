@@ -25,7 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from labelrank._validation import check_choice, check_fit_input, check_label_matrix, check_positive_int
+from labelrank._validation import check_choice, check_fit_input, check_label_matrix, check_positive_int, multilabel_tags
 from labelrank.features import MetaLevelFeatures
 from labelrank.rankers import RANKERS, check_meta_features, make_ranker
 from labelrank.threshold import LLSFThreshold
@@ -160,12 +160,7 @@ class MetaLevelRanker(BaseEstimator):
         self.random_state = random_state
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.target_tags.multi_output = True
-        tags.target_tags.single_output = False
-        tags.input_tags.sparse = True
-        return tags
+        return multilabel_tags(super().__sklearn_tags__())
 
     # ---- parameters -------------------------------------------------------------------------------------------
 
