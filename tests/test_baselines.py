@@ -400,7 +400,7 @@ def test_rank_svm_thresholds():
     assert llsf.threshold_.rescale is True
     Xq = np.random.default_rng(1).normal(size=(25, X.shape[1]))
     S = default.decision_function(Xq)
-    np.testing.assert_array_equal(default.predict(Xq), LLSFThreshold(rescale=False).fit(train, Y).predict(S))
+    np.testing.assert_array_equal(default.predict(Xq), LLSFThreshold(rescale=False, inputs="labels").fit(train, Y).predict(S))
     np.testing.assert_array_equal(llsf.predict(Xq), LLSFThreshold().fit(train, Y).predict(S))
 
 

@@ -1,50 +1,95 @@
 """The rendered book in a real browser.
 
-Builds the book under the quick profile (``make quick-book``'s command, into ``_build/quick``), serves it on a
-loopback port, opens every page in headless Chromium and checks what a reader would see: math typeset by the locally
-served MathJax (no CDN), every image loaded, no traceback or error output, internal links that resolve, and no
-request leaving the machine. A screenshot of every page is kept in ``_build/quick/screenshots``.
+Builds the book under the quick profile (``make quick-book``'s command, into ``_build/quick``) once, serves it on a
+loopback port, opens every page of ``_toc.yml`` once in headless Chromium and checks, each in its own test:
 
-Without Chromium the test is skipped with a hint; with ``LABELRANK_REQUIRE_BROWSER=1`` (set by ``.ci/run``) a missing
-browser fails instead.
+- the build: ``-W`` (warnings are errors) passes, and its log has no warning, glue, exception or traceback line;
+- what a reader sees: math typeset by the locally served MathJax (no CDN), every image loaded, a figure on every
+  chapter that plots, no traceback, error, warning or exception in a cell output, and no request leaving the machine;
+- figures: every plot a notebook cell produces sits in a ``<figure>`` with a non-empty ``<figcaption>``;
+- cross-references: every internal link ({doc}, {ref}, {numref}, {eq}, {term}, {cite}, the sidebar, ...) points to an
+  existing page and, when it has a fragment, to an existing element id on that page; no reference is left unresolved
+  (an ``xref`` outside a link) and no number is ``???``.
+
+The build's output is kept in ``_build/quick/build.log`` and a screenshot of every page in ``_build/quick/screenshots``.
+Without Chromium the browser tests are skipped with a hint; with ``LABELRANK_REQUIRE_BROWSER=1`` (set by ``.ci/run``)
+a missing browser fails instead.
 """
 
 from __future__ import annotations
 
 import functools
-import http.server
+import html.parser
 import os
-import shutil
+import re
 import subprocess
 import sys
-import threading
+from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urljoin, urlparse
+from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
+from bookbrowser import MISSING_CHROMIUM, chromium, launch, serve, typeset_math
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "_build" / "quick"
 HTML = OUT / "_build" / "html"
 SHOTS = OUT / "screenshots"
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+
+BUILD_LOG = OUT / "build.log"
+# A line of the build log that means something went wrong even though the build exited 0 ...
+BAD_LOG_LINE = re.compile(
+    r"WARNING|ERROR|CRITICAL|Traceback|Exception|\w+Warning:|mystnb\.glue|found in glue data|Glue reference"
+)
+# ... unless it is this notice, which ipykernel >= 7 prints on every kernel start (the kernel listens on loopback).
+KERNEL_NOTICE = "[IPKernelApp] WARNING | Kernel is running over TCP without encryption."
+# A Python warning or exception as it shows in a cell's output ("ValueError: ...", "x.py:3: FutureWarning: ...").
+BAD_OUTPUT_LINE = re.compile(r"^(?:\S+:\d+: )?[A-Z]\w*(?:Warning|Error|Exception): ", re.M)
+ERROR_TEXT = ("Traceback (most recent call last)", "Error in callback", "-" * 75)
+
+# Facts about one page, gathered in the browser after MathJax has run. A plot is an image in a cell's output or a
+# glued one (myst-nb names its output images by their sha256); its caption is the <figcaption> text without the
+# "Fig. N" number and the permalink.
+PAGE_FACTS = r"""() => {
+  const article = document.querySelector('article') || document.body;
+  const isPlot = img => !!img.closest('.cell_output') || /\/_images\/[0-9a-f]{64}\.\w+$/.test(img.src);
+  const caption = fig => {
+    const cap = fig && fig.querySelector('figcaption');
+    if (!cap) return '';
+    const copy = cap.cloneNode(true);
+    copy.querySelectorAll('.caption-number, .headerlink').forEach(e => e.remove());
+    return copy.textContent.trim();
+  };
+  const prose = article.cloneNode(true);
+  prose.querySelectorAll('pre, code').forEach(e => e.remove());
+  return {
+    text: article.innerText,
+    mathErrors: document.querySelectorAll('mjx-merror, .mjx-merror').length,
+    mathjaxScripts: Array.from(document.scripts).map(s => s.src).filter(s => s.includes('mathjax')),
+    brokenImages: Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
+    articleImages: article.querySelectorAll('img').length,
+    errorOutputs: article.querySelectorAll('.output.traceback, .output.error, div.cell_output .traceback').length,
+    outputs: Array.from(article.querySelectorAll('.cell_output .output')).map(o => o.textContent),
+    plots: Array.from(article.querySelectorAll('img')).filter(isPlot).map(img => {
+      const fig = img.closest('figure');
+      return {src: img.getAttribute('src'), figure: fig ? (fig.id || '(no id)') : null, caption: caption(fig)};
+    }),
+    links: Array.from(document.querySelectorAll('a[href]'))
+      .filter(a => a.href.startsWith(location.origin + '/'))
+      .filter(a => article.contains(a) || a.matches('.reference.internal'))
+      .map(a => ({href: a.href, text: a.textContent.trim().replace(/\s+/g, ' ').slice(0, 60)})),
+    unresolved: Array.from(article.querySelectorAll('.xref')).filter(e => !e.closest('a'))
+      .map(e => `${e.className}: ${e.textContent.trim()}`),
+    unnumbered: prose.textContent.includes('???'),
+  };
+}"""
 
 
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
+@dataclass(frozen=True)
+class Build:
+    html: Path
+    stdout: str
+    stderr: str
 
 
 def _toc_pages() -> list[str]:
@@ -67,104 +112,156 @@ def _toc_pages() -> list[str]:
     return pages
 
 
+class _Anchors(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        for key, value in attrs:
+            if value and (key == "id" or (key == "name" and tag == "a")):
+                self.ids.add(value)
+
+
+@functools.lru_cache(maxsize=None)
+def _anchors(path: Path) -> frozenset[str]:
+    """The element ids (and ``<a name>``) of a built HTML page, the targets a ``#fragment`` can reach."""
+    parser = _Anchors()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return frozenset(parser.ids)
+
+
+def _broken_link(html_root: Path, href: str) -> str | None:
+    """Why the internal link ``href`` does not resolve in the built site, or None if it does."""
+    url = urlparse(href)
+    path = unquote(url.path).lstrip("/")
+    target = html_root / path
+    if target.is_dir():
+        target = target / "index.html"
+    if not target.is_file():
+        return f"no page {path}"
+    fragment = unquote(url.fragment)
+    if fragment and target.suffix == ".html" and fragment not in _anchors(target):
+        return f"no element id {fragment!r} on {path or 'index.html'}"
+    return None
+
+
+def _leaves_machine(url: str) -> bool:
+    return urlparse(url).hostname != "127.0.0.1" and not url.startswith("data:")
+
+
 @pytest.fixture(scope="module")
-def built_book():
+def built_book() -> Build:
     env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
     env["LABELRANK_PROFILE"] = "quick"
     jb = Path(sys.executable).with_name("jupyter-book")
     cmd = [str(jb), "build", "-W", "-n", "--keep-going", "--path-output", str(OUT), str(ROOT)]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
-    log = proc.stdout + proc.stderr
-    assert proc.returncode == 0, "jupyter-book build -W failed:\n" + log[-8000:]
-    return HTML
+    OUT.mkdir(parents=True, exist_ok=True)
+    BUILD_LOG.write_text(f"$ {' '.join(cmd)}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}")
+    assert proc.returncode == 0, "jupyter-book build -W failed:\n" + (proc.stdout + proc.stderr)[-8000:]
+    return Build(HTML, proc.stdout, proc.stderr)
 
 
 @pytest.fixture(scope="module")
 def server(built_book):
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(built_book))
-
-    class Quiet(handler.func):  # type: ignore[misc, valid-type]
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(built_book)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
+    with serve(built_book.html) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    exe = _chromium()
+    exe = chromium()
     if exe is None:
-        msg = "no Chromium found: install it (Debian: `apt-get install chromium`) to test the rendered book"
         if os.environ.get("LABELRANK_REQUIRE_BROWSER") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+            pytest.fail(MISSING_CHROMIUM)
+        pytest.skip(MISSING_CHROMIUM)
+    with launch(exe) as b:
         yield b
-        b.close()
 
 
-def test_every_page_renders(built_book, server, browser):
+@pytest.fixture(scope="module")
+def rendered(built_book, server, browser) -> dict[str, dict]:
+    """Every TOC page opened once: its facts (``PAGE_FACTS`` plus requests and MathJax), and a screenshot."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    pages = _toc_pages()
-    problems: list[str] = []
-    for name in pages:
+    facts: dict[str, dict] = {}
+    for name in _toc_pages():
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         external: list[str] = []
         failed: list[str] = []
-        page.on("request", lambda r: external.append(r.url) if urlparse(r.url).hostname not in ("127.0.0.1",) and not r.url.startswith("data:") else None)
+        page.on("request", lambda r: external.append(r.url) if _leaves_machine(r.url) else None)
         page.on("requestfailed", lambda r: failed.append(r.url))
         url = urljoin(server, f"{name}.html")
         response = page.goto(url, wait_until="load")
         assert response is not None and response.ok, f"{url}: HTTP {response.status if response else 'no response'}"
-        n_math = page.evaluate("document.querySelectorAll('.math, .amsmath').length")
-        if n_math:
-            page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise", timeout=30000)
-            page.evaluate("MathJax.startup.promise")
-            page.wait_for_function(
-                "document.querySelectorAll('mjx-container').length >= document.querySelectorAll('.math, .amsmath').length",
-                timeout=30000,
-            )
-            if page.evaluate("document.querySelectorAll('mjx-merror, .mjx-merror').length"):
+        n_math = typeset_math(page)
+        facts[name] = page.evaluate(PAGE_FACTS) | {"math": n_math, "external": external, "failed": failed}
+        page.screenshot(path=str(SHOTS / (name.replace("/", "__") + ".png")), full_page=True)
+        page.close()
+    return facts
+
+
+def test_build_log_is_clean(built_book):
+    """Beyond ``-W``: no warning, glue error, exception or traceback anywhere in the log, and nothing on stderr
+    that looks like a warning (Python warnings and extension messages bypass ``-W``)."""
+    bad = [
+        f"{stream}: {line[:300]}"
+        for stream, text in (("stdout", built_book.stdout), ("stderr", built_book.stderr))
+        for line in text.splitlines()
+        if BAD_LOG_LINE.search(line) and not line.startswith(KERNEL_NOTICE)
+    ]
+    assert not bad, f"the build log ({BUILD_LOG}) reports problems:\n" + "\n".join(bad[:40])
+
+
+def test_every_page_renders(rendered):
+    problems: list[str] = []
+    for name, page in rendered.items():
+        if page["math"]:
+            if page["mathErrors"]:
                 problems.append(f"{name}: MathJax reports a TeX error")
-            src = page.evaluate("Array.from(document.scripts).map(s => s.src).filter(s => s.includes('mathjax'))")
-            if not src or not all(s.startswith(server) for s in src):
+            src = page["mathjaxScripts"]
+            if not src or not all(urlparse(s).hostname == "127.0.0.1" for s in src):
                 problems.append(f"{name}: MathJax not served locally: {src}")
-        broken_images = page.evaluate(
-            "Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src)"
-        )
         source = ROOT / f"{name}.md"
         plots = source.is_file() and any(t in source.read_text() for t in ("plt.", "sns.", ".plot("))
-        if plots and not page.evaluate("document.querySelectorAll('article img').length"):
+        if plots and not page["articleImages"]:
             problems.append(f"{name}: the chapter plots but the page shows no image")
-        if broken_images:
-            problems.append(f"{name}: images that did not load: {broken_images}")
-        text = page.inner_text("article") if page.query_selector("article") else page.inner_text("body")
-        for needle in ("Traceback (most recent call last)", "Error in callback", "---------------------------------------------------------------------------"):
-            if needle in text:
-                problems.append(f"{name}: page shows {needle!r}")
-        if page.query_selector(".output.traceback, .output.error, div.cell_output .traceback"):
+        if page["brokenImages"]:
+            problems.append(f"{name}: images that did not load: {page['brokenImages']}")
+        problems += [f"{name}: page shows {needle!r}" for needle in ERROR_TEXT if needle in page["text"]]
+        if page["errorOutputs"]:
             problems.append(f"{name}: page shows an error output")
-        links = page.evaluate(
-            "Array.from(document.querySelectorAll('article a[href]')).map(a => a.href)"
-            ".filter(h => h.startsWith(location.origin))"
-        )
-        for link in links:
-            target = urlparse(link).path.lstrip("/")
-            if target and not (built_book / target).exists():
-                problems.append(f"{name}: internal link to missing {target}")
-        if external:
-            problems.append(f"{name}: requests left the machine: {sorted(set(external))[:5]}")
-        if failed:
-            problems.append(f"{name}: failed requests: {sorted(set(failed))[:5]}")
-        shot = SHOTS / (name.replace("/", "__") + ".png")
-        page.screenshot(path=str(shot), full_page=True)
-        page.close()
+        for i, output in enumerate(page["outputs"], 1):
+            problems += [f"{name}: output {i} shows {m.group(0)!r}" for m in BAD_OUTPUT_LINE.finditer(output)]
+        if page["external"]:
+            problems.append(f"{name}: requests left the machine: {sorted(set(page['external']))[:5]}")
+        if page["failed"]:
+            problems.append(f"{name}: failed requests: {sorted(set(page['failed']))[:5]}")
     assert not problems, "\n".join(problems)
-    assert len(list(SHOTS.glob("*.png"))) >= len(pages)
+    assert len(list(SHOTS.glob("*.png"))) >= len(rendered)
+
+
+def test_plots_have_captions(rendered):
+    """Every plot sits in a <figure> with a caption (``mystnb: figure: caption:`` or ``{glue:figure}``)."""
+    problems = [
+        f"{name}: plot {i} ({Path(plot['src']).name}) "
+        + ("is not in a <figure>" if plot["figure"] is None else f"in figure {plot['figure']} has no caption")
+        for name, page in rendered.items()
+        for i, plot in enumerate(page["plots"], 1)
+        if plot["figure"] is None or not plot["caption"]
+    ]
+    assert not problems, "uncaptioned plots:\n" + "\n".join(problems)
+
+
+def test_cross_references_resolve(rendered, built_book):
+    """Internal links reach an existing page and element id; no reference is left unresolved or numbered ???."""
+    problems: set[str] = set()
+    for name, page in rendered.items():
+        for link in page["links"]:
+            why = _broken_link(built_book.html, link["href"])
+            if why:
+                problems.add(f"{name}: link {link['text']!r} -> {why}")
+        problems.update(f"{name}: unresolved reference ({ref})" for ref in page["unresolved"])
+        if page["unnumbered"]:
+            problems.add(f"{name}: the text shows '???' (a {{numref}} without a number)")
+    assert not problems, "\n".join(sorted(problems))

@@ -284,6 +284,28 @@ def test_results_table_on_synthetic(cache):
     assert runs and runs[-1]["wall_seconds"] > 0 and runs[-1]["peak_rss_mb"] > 0
 
 
+def test_chapter_extras_on_synthetic(cache):
+    """The splitting, LLSF-inputs and test-curve comparisons the chapters show, on the synthetic problem."""
+    p = proto(grids={"k": (3, 5), "C": (1.0,), "lr": (0.01,), "lgbm_lr": (0.1,)}, max_widen=0)
+    params = {"k": 5, "learning_rate": 0.01}
+    inputs = ex.llsf_inputs_comparison(ex.SYNTHETIC, "MLC-ListNet", params, proto=p, progress=False)
+    assert inputs.index.tolist() == ["ranked, rescaled", "ranked, raw", "labels, rescaled", "labels, raw"]
+    ranking = ["MAP", "RankLoss", "NDCG", "One-Error", "Coverage"]
+    assert (inputs[ranking].nunique() == 1).all()  # the threshold does not touch the ranking
+    # the library's own threshold (ranked, rescaled) is the non-splitting row of the splitting comparison
+    split = ex.splitting_comparison(ex.SYNTHETIC, "MLC-ListNet", params, proto=p, progress=False)
+    np.testing.assert_allclose(split.loc["non-splitting"], inputs.loc["ranked, rescaled"])
+    with pytest.raises(ValueError, match="meta-level ranker"):
+        ex.llsf_inputs_comparison(ex.SYNTHETIC, "ML-kNN", {"k": 3}, proto=p)
+    curve = ex.test_curve(ex.SYNTHETIC, "ML-kNN", proto=p, progress=False)
+    assert curve.index.tolist() == [3, 5] and list(curve.columns) == list(METRICS)
+    out = ex.test_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p)
+    _, _, _, Y_test = ex.load_data(ex.SYNTHETIC, p)
+    assert curve.loc[5, "MAP"] == pytest.approx(METRICS["MAP"](Y_test, out["scores"]))
+    with pytest.raises(ValueError, match="single tuned parameter"):
+        ex.test_curve(ex.SYNTHETIC, "MLC-ListNet", proto=p)
+
+
 # ---- ranks and the paper beside ours -------------------------------------------------------------------------------
 
 
@@ -301,3 +323,20 @@ def test_rank_helpers():
     assert both["our_rank"].tolist() == [3, 1, 1, 2, 1, 3]
     with pytest.raises(ValueError, match="metrics"):
         ex.rank_methods(t.assign(metric="F2"))
+
+
+def test_doctests():
+    import doctest
+
+    assert doctest.testmod(ex).failed == 0
+
+
+def test_convergence_warnings_are_counted_not_printed(recwarn):
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    with ex._ConvergenceWarnings() as caught:
+        warnings.warn("stopped at max_iter", ConvergenceWarning)
+        warnings.warn("stopped again", ConvergenceWarning)
+    assert caught.count == 2 and len(recwarn) == 0

@@ -112,9 +112,14 @@ def test_optimal_threshold_checks_its_arguments():
 def test_llsf_worked_example():
     scores = np.array([[3.0, 1.0], [1.0, 3.0], [2.0, 2.0]])
     Y = np.array([[1, 0], [0, 1], [1, 1]])
-    t = LLSFThreshold().fit(scores, Y)
+    t = LLSFThreshold(inputs="labels").fit(scores, Y)
     # rescaled rows (.75, .25), (.25, .75), (.5, .5); optimal thresholds .5, .5, 0: symmetric, so g = 1/3
     np.testing.assert_allclose(t.predict_threshold([[1.0, 1.0], [5.0, 0.0]]), [1 / 3, 1 / 3])
+    np.testing.assert_array_equal(t.predict([[4.0, 0.5], [1.0, 1.0]]), [[1, 0], [1, 1]])
+    # ranked lists (.75, .25), (.75, .25), (.5, .5) with the same targets: g(r) = r_1 - r_2 fits them exactly
+    t = LLSFThreshold().fit(scores, Y)
+    np.testing.assert_allclose(t.predict_threshold([[1.0, 1.0], [5.0, 0.0], [4.0, 0.5]]), [0.0, 1.0, 7 / 9],
+                               atol=1e-12)
     np.testing.assert_array_equal(t.predict([[4.0, 0.5], [1.0, 1.0]]), [[1, 0], [1, 1]])
 
 
@@ -129,7 +134,7 @@ def test_llsf_recovers_a_known_linear_threshold_map(rescale):
     beta0 = 1.0 / m if rescale else 0.5
     Y = (s >= (s @ beta + beta0)[:, None]).astype(int)
     assert 0.2 < Y.mean() < 0.8
-    model = LLSFThreshold(rescale=rescale).fit(s, Y)
+    model = LLSFThreshold(rescale=rescale, inputs="labels").fit(s, Y)
     # the learned map is the true one up to the noise of the midpoints (uniform within a gap between two scores)
     test = rng.uniform(0.0, 1.0, size=(500, m))
     test = test / test.sum(axis=1, keepdims=True) if rescale else test
@@ -147,16 +152,54 @@ def test_llsf_is_least_squares_on_the_optimal_thresholds():
     rng = np.random.default_rng(1)
     scores = rng.normal(size=(50, 5))
     Y = (rng.uniform(size=(50, 5)) < 0.4).astype(int)
-    model = LLSFThreshold(rescale=False).fit(scores, Y)
+    model = LLSFThreshold(rescale=False, inputs="labels").fit(scores, Y)
     target = optimal_thresholds(scores, Y)
     design = np.hstack([scores, np.ones((50, 1))])
     expected, *_ = np.linalg.lstsq(design, target, rcond=None)
     np.testing.assert_allclose(np.r_[model.coef_, model.intercept_], expected)
+    # inputs="ranked": the same least squares on the rows sorted in decreasing order
+    ranked = LLSFThreshold(rescale=False).fit(scores, Y)
+    design = np.hstack([np.sort(scores, axis=1)[:, ::-1], np.ones((50, 1))])
+    expected, *_ = np.linalg.lstsq(design, target, rcond=None)
+    np.testing.assert_allclose(np.r_[ranked.coef_, ranked.intercept_], expected)
     # rescale=True works on rescaled scores, and its decisions are made on the same scale
     scaled = LLSFThreshold().fit(scores, Y)
     r = rescale_scores(scores)
-    np.testing.assert_allclose(scaled.predict_threshold(scores), r @ scaled.coef_ + scaled.intercept_)
+    np.testing.assert_allclose(scaled.predict_threshold(scores),
+                               np.sort(r, axis=1)[:, ::-1] @ scaled.coef_ + scaled.intercept_)
     np.testing.assert_array_equal(scaled.predict(scores), r >= scaled.predict_threshold(scores)[:, None])
+
+
+def test_llsf_recovers_a_known_map_of_the_ranked_list():
+    # Y = [s >= g(sorted s)] for a known linear g of the rank positions: the ranked reading recovers g
+    rng = np.random.default_rng(3)
+    n, m = 3000, 12
+    s = rng.uniform(0.0, 1.0, size=(n, m))
+    ranked = np.sort(s, axis=1)[:, ::-1]
+    beta = rng.normal(0.0, 0.05, size=m)
+    beta[0] += 0.6  # mostly "within a margin of the top score": a map of the ranked list, not of the labels
+    beta0 = 0.0
+    Y = (s >= (ranked @ beta + beta0)[:, None]).astype(int)
+    assert 0.2 < Y.mean() < 0.8
+    model = LLSFThreshold(rescale=False).fit(s, Y)
+    # the learned map is the true one up to the noise of the midpoints (a fraction of the gap between scores)
+    test = rng.uniform(0.0, 1.0, size=(500, m))
+    err = np.abs(model.predict_threshold(test) - (np.sort(test, axis=1)[:, ::-1] @ beta + beta0))
+    gap = 1.0 / (m + 1)  # the mean gap between neighbouring sorted uniform scores
+    assert err.mean() < 0.15 * gap and err.max() < 0.6 * gap
+    assert np.mean(model.predict(s) != Y) < 0.01
+    # the label-order reading cannot express this map (its weights belong to labels, not rank positions)
+    assert np.mean(LLSFThreshold(rescale=False, inputs="labels").fit(s, Y).predict(s) != Y) > 0.02
+
+
+def test_llsf_ranked_is_invariant_to_relabelling():
+    rng = np.random.default_rng(4)
+    scores = rng.normal(size=(80, 6))
+    Y = (rng.uniform(size=(80, 6)) < 0.4).astype(int)
+    perm = rng.permutation(6)
+    a = LLSFThreshold().fit(scores, Y).predict(scores)
+    b = LLSFThreshold().fit(scores[:, perm], Y[:, perm]).predict(scores[:, perm])
+    np.testing.assert_array_equal(a[:, perm], b)
 
 
 def test_llsf_is_invariant_to_a_positive_rescaling_of_the_scores_when_rescaling():
@@ -177,5 +220,15 @@ def test_llsf_errors():
         model.predict([[1.0, 2.0, 3.0]])
     with pytest.raises(TypeError, match="rescale must be True or False"):
         LLSFThreshold(rescale="yes").fit([[1.0, 2.0]], [[0, 1]])
+    with pytest.raises(ValueError, match="inputs must be one of"):
+        LLSFThreshold(inputs="sorted").fit([[1.0, 2.0]], [[0, 1]])
     with pytest.raises(ValueError, match="Y and scores must have the same shape"):
         LLSFThreshold().fit([[1.0, 2.0]], [[0, 1], [1, 0]])
+
+
+def test_doctests():
+    import doctest
+
+    import labelrank.threshold as th
+
+    assert doctest.testmod(th).failed == 0

@@ -15,7 +15,7 @@ estimator                 scores                                      ``threshol
 ========================  ==========================================  ================================================
 
 ``threshold="llsf"`` replaces the default by the instance-based regression of section 2.3 (scores rescaled to sum to
-one, :class:`labelrank.threshold.LLSFThreshold`), fitted on the training instances' scores of the fitted model (the
+one, the threshold a linear map of the ranked list, :class:`labelrank.threshold.LLSFThreshold`), fitted on the training instances' scores of the fitted model (the
 non-splitting strategy of section 3.4); this is the "Regression" column of the paper's Table 4. For the kNN methods
 the training scores are leave-one-out by construction (a training instance is never its own neighbour).
 
@@ -97,9 +97,9 @@ class _MultiLabelBaseline(BaseEstimator):
         self.n_labels_ = Y.shape[1]
         train_scores = self._fit(X, Y)
         if self.threshold == "llsf":
-            self.threshold_ = LLSFThreshold(rescale=True).fit(train_scores, Y)
+            self.threshold_ = LLSFThreshold().fit(train_scores, Y)
         elif self._default_threshold is None:
-            self.threshold_ = LLSFThreshold(rescale=False).fit(train_scores, Y)
+            self.threshold_ = LLSFThreshold(rescale=False, inputs="labels").fit(train_scores, Y)
         else:
             self.threshold_ = self._default_threshold
         return self
@@ -261,8 +261,8 @@ class RankSVM(_MultiLabelBaseline):
 
     Thresholds. ``threshold="default"`` is Elisseeff & Weston's: the LLSF map from the raw score vector to the
     optimal (minimal FP + FN) threshold of each training instance (:class:`labelrank.threshold.LLSFThreshold`
-    with ``rescale=False``); ``threshold="llsf"`` is Yang & Gopal's variant, which first rescales each score row to
-    sum to one. That this is what separates the "Default" and "Regression" columns of the paper's Table 4 for
+    with ``rescale=False, inputs="labels"``); ``threshold="llsf"`` is Yang & Gopal's variant, which first rescales
+    each score row to sum to one and maps the ranked list (the sorted scores) to the threshold. That this is what separates the "Default" and "Regression" columns of the paper's Table 4 for
     Rank-SVM (0.641 vs 0.735 Micro-F1 on scene) is our reading; the paper says only that the default is "the LLSF
     solution ... as proposed by Elisseeff and Weston".
 

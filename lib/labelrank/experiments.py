@@ -122,8 +122,12 @@ __all__ = [
     "tuning_rows",
     "tune",
     "TuneResult",
+    "concatenated_meta_features",
+    "widen_grid",
     "search_comparison",
     "splitting_comparison",
+    "llsf_inputs_comparison",
+    "test_curve",
     "test_outputs",
     "results",
     "run_info",
@@ -512,8 +516,14 @@ def _check_fold(fold: int, proto: Protocol) -> None:
         raise ValueError(f"fold must be an integer in -1 .. {proto.n_folds - 1}, got {fold!r}")
 
 
-def _representation(Z_fit: np.ndarray, Z_eval: np.ndarray, k: int, k_max: int) -> tuple[np.ndarray, np.ndarray]:
-    """Fig. 2: eq. (2)'s concatenation of phi over the labels at ``k``, standardised with training statistics."""
+def concatenated_meta_features(Z_fit: np.ndarray, Z_eval: np.ndarray, k: int,
+                               k_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """Fig. 2: eq. (2)'s concatenation of phi over the labels at ``k``, standardised with training statistics.
+
+    ``Z_fit`` and ``Z_eval`` hold the features at ``k_max`` (shape (n, m, 3 k_max + 2)); the result is two
+    dense matrices of shape (n, m (3 k + 2)) whose columns have the fitting part's mean 0 and standard deviation 1
+    (a constant column is only centred).
+    """
     from labelrank.features import NeighborDistances
 
     A = np.asarray(NeighborDistances(Z_fit, k_max).features(k), dtype=np.float64).reshape(Z_fit.shape[0], -1)
@@ -559,15 +569,33 @@ def code_version() -> str:
     return f"{labelrank.__version__}-p{_PROTOCOL_VERSION}-{digest.hexdigest()[:12]}"
 
 
+class _ConvergenceWarnings:
+    """Record the ConvergenceWarnings of the fits inside the block instead of printing them; ``count`` after it.
+
+    Fits at large ``C`` stop at their iteration limit; the protocol counts them (``n_warnings``) rather than
+    letting joblib's workers print them to the notebook's stderr.
+    """
+
+    def __enter__(self) -> _ConvergenceWarnings:
+        from sklearn.exceptions import ConvergenceWarning
+
+        self._catcher = warnings.catch_warnings(record=True)
+        self._caught = self._catcher.__enter__()
+        warnings.simplefilter("always", ConvergenceWarning)
+        self._category = ConvergenceWarning
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._catcher.__exit__(*exc)
+        self.count = sum(issubclass(w.category, self._category) for w in self._caught)
+
+
 def _fit_outputs(dataset: str, method: str, features: str, params: dict, threshold: str, fold: int,
                  proto: Protocol) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Fit on the fold's fitting part; (Y_eval, scores, 0/1 decisions, number of convergence warnings)."""
-    from sklearn.exceptions import ConvergenceWarning
-
     spec = _spec(method)
     X_fit, Y_fit, X_eval, Y_eval = _split(dataset, proto, fold)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ConvergenceWarning)
+    with _ConvergenceWarnings() as caught:
         if spec.kind == "ranker":
             from labelrank.features import NeighborDistances
 
@@ -580,11 +608,10 @@ def _fit_outputs(dataset: str, method: str, features: str, params: dict, thresho
         else:
             if features == "meta":
                 Z_fit, Z_eval, _ = meta_features(dataset, fold, proto)
-                X_fit, X_eval = _representation(Z_fit, Z_eval, proto.k_meta, proto.k_max)
+                X_fit, X_eval = concatenated_meta_features(Z_fit, Z_eval, proto.k_meta, proto.k_max)
             est = make_estimator(method, params, threshold).fit(X_fit, Y_fit)
             scores, pred = est.decision_function(X_eval), est.predict(X_eval)
-    n_warn = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
-    return Y_eval, np.asarray(scores, dtype=np.float64), np.asarray(pred, dtype=np.int8), n_warn
+    return Y_eval, np.asarray(scores, dtype=np.float64), np.asarray(pred, dtype=np.int8), caught.count
 
 
 def _limit_threads(threads: int) -> None:
@@ -627,6 +654,20 @@ def _threads_per_task(jobs: int) -> int:
     return max(1, cores // max(1, jobs)) if jobs > 0 else 1
 
 
+@lru_cache(maxsize=1)
+def _stop_workers_at_exit() -> None:
+    """Shut joblib's reusable worker pool down when the interpreter exits (once registered).
+
+    Without it a Jupyter kernel that ran the protocol exits with live workers, and joblib's resource tracker
+    reports their semaphores and memory-mapping folders as leaked.
+    """
+    import atexit
+
+    from joblib.externals.loky import get_reusable_executor
+
+    atexit.register(lambda: get_reusable_executor().shutdown(wait=True))
+
+
 def _run_tasks(tasks: list[tuple], func: Any, desc: str, progress: bool) -> list:
     """``func(*task)`` for every task, in task order; ``func`` is a :class:`joblib.Memory`-cached function.
 
@@ -634,14 +675,15 @@ def _run_tasks(tasks: list[tuple], func: Any, desc: str, progress: bool) -> list
     workers, the backend of :func:`joblib.parallel_config`) under a tqdm progress bar.
     """
     done = {i: func(*t) for i, t in enumerate(tasks) if func.check_call_in_cache(*t)}
-    todo = [i for i in range(len(tasks)) if i not in done]
-    if todo:
+    pending = [i for i in range(len(tasks)) if i not in done]
+    if pending:
+        _stop_workers_at_exit()
         jobs = n_jobs()
-        if jobs == 1 or len(todo) == 1:
-            it = (func(*tasks[i]) for i in todo)
+        if jobs == 1 or len(pending) == 1:
+            it = (func(*tasks[i]) for i in pending)
         else:
-            it = joblib.Parallel(n_jobs=jobs, return_as="generator")(joblib.delayed(func)(*tasks[i]) for i in todo)
-        for i, out in zip(todo, tqdm(it, total=len(todo), desc=desc, disable=not progress, leave=False)):
+            it = joblib.Parallel(n_jobs=jobs, return_as="generator")(joblib.delayed(func)(*tasks[i]) for i in pending)
+        for i, out in zip(pending, tqdm(it, total=len(pending), desc=desc, disable=not progress, leave=False)):
             done[i] = out
     return [done[i] for i in range(len(tasks))]
 
@@ -699,16 +741,16 @@ class _Evaluator:
         self.cached = _memory().cache(_cv_point_uncached, ignore=["proto", "threads"])
 
     def __call__(self, configs: Iterable[dict[str, Any]]) -> None:
-        todo = [c for c in {_params_key(c): c for c in configs}.values() if _params_key(c) not in self.table]
-        if not todo:
+        pending = [c for c in {_params_key(c): c for c in configs}.values() if _params_key(c) not in self.table]
+        if not pending:
             return
         threads = _threads_per_task(n_jobs())
         key = self.proto.data_key(self.dataset)
         tasks = [(self.dataset, key, self.method, self.features, _params_key(c), f, code_version(), self.proto,
-                  threads) for c in todo for f in range(self.proto.n_folds)]
+                  threads) for c in pending for f in range(self.proto.n_folds)]
         desc = f"{self.dataset} {self.method}{' (meta)' if self.features == 'meta' and _spec(self.method).kind == 'baseline' else ''}"
         out = _run_tasks(tasks, self.cached, desc, self.progress)
-        for i, c in enumerate(todo):
+        for i, c in enumerate(pending):
             folds = out[i * self.proto.n_folds : (i + 1) * self.proto.n_folds]
             row = {m: float(np.nanmean([f[m] for f in folds])) for m in _METRIC_NAMES}
             row["n_warnings"] = int(sum(f["n_warnings"] for f in folds))
@@ -727,8 +769,14 @@ class _Evaluator:
         return pd.DataFrame(rows)
 
 
-def _widened(values: list[float], side: Literal["low", "high"], points: int) -> list[float]:
-    """``points`` more values beyond one end of a log-spaced grid, at the grid's spacing."""
+def widen_grid(values: list[float], side: Literal["low", "high"], points: int) -> list[float]:
+    """The log-spaced grid ``values`` with ``points`` more values beyond its ``"low"`` or ``"high"`` end, at its spacing.
+
+    Examples
+    --------
+    >>> widen_grid([0.1, 1.0, 10.0], "high", 2)
+    [0.1, 1.0, 10.0, 100.0, 1000.0]
+    """
     logs = np.log10(values)
     step = (logs[-1] - logs[0]) / (len(values) - 1) if len(values) > 1 else 1.0
     if side == "high":
@@ -751,11 +799,11 @@ def _scan_walk(ev: _Evaluator, base: dict, name: str, values: list[float], targe
         left = min(best_idx) - lo < proto.patience
         right = hi - max(best_idx) < proto.patience
         if widen and left and lo == 0 and widened["low"] < proto.max_widen:
-            values = _widened(values, "low", proto.widen_points)
+            values = widen_grid(values, "low", proto.widen_points)
             widened["low"] += 1
             lo, hi = lo + proto.widen_points, hi + proto.widen_points
         if widen and right and hi == len(values) - 1 and widened["high"] < proto.max_widen:
-            values = _widened(values, "high", proto.widen_points)
+            values = widen_grid(values, "high", proto.widen_points)
             widened["high"] += 1
         step_left = left and lo > 0
         step_right = right and hi < len(values) - 1
@@ -841,7 +889,7 @@ def _full_search(ev: _Evaluator, axes: list, targets: Sequence[str], proto: Prot
         if not grow:
             return best
         for name, side in grow:
-            grids[name] = _widened(grids[name], side, proto.widen_points)
+            grids[name] = widen_grid(grids[name], side, proto.widen_points)
             widened[side] += 1
 
 
@@ -886,6 +934,36 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
     return pd.DataFrame(rows)
 
 
+def test_curve(dataset: str, method: str, features: Representation = "original", proto: Protocol | None = None,
+               progress: bool = True) -> pd.DataFrame:
+    """The test-set value of every metric at every value of a one-parameter method's grid (cached).
+
+    Not a tuning tool (the test set must not choose hyper-parameters): the chapters use it to find which grid
+    value reproduces a number of the paper, e.g. the ``k`` behind each of the paper's ML-kNN cells.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the grid values of the method's only axis; columns: the eight metrics (default threshold rule).
+    """
+    proto = protocol() if proto is None else proto
+    spec = _spec(method)
+    if len(spec.axes) != 1:
+        raise ValueError(f"method must have a single tuned parameter, got {method!r} with axes {spec.axes}")
+    features = "meta" if spec.kind == "ranker" else features
+    _check_representation(method, features)
+    name, grid = spec.axes[0]
+    values = proto.grids[grid]
+    cached = _memory().cache(_test_point_uncached, ignore=["proto", "threads"])
+    threads = _threads_per_task(n_jobs())
+    tasks = [(dataset, proto.data_key(dataset), method, features, _params_key({name: v}), "default", code_version(),
+              proto, threads) for v in values]
+    outs = _run_tasks(tasks, cached, f"{dataset} {method}: test values over the grid", progress)
+    _, _, _, Y_test = load_data(dataset, proto)
+    rows = {v: evaluate(Y_test, o["scores"], o["pred"]) for v, o in zip(values, outs)}
+    return pd.DataFrame(rows).T.rename_axis(name)
+
+
 def _splitting_fold(dataset: str, data_key: tuple, method: str, params_key: tuple, fold: int, secondary: float,
                     version: str, proto: Protocol, threads: int) -> dict[str, dict[str, float]]:
     from labelrank.threshold import LLSFThreshold
@@ -895,14 +973,16 @@ def _splitting_fold(dataset: str, data_key: tuple, method: str, params_key: tupl
     params = dict(params_key)
     out = {}
     # non-splitting: ranker and threshold on the same instances (the estimator's own LLSF)
-    est = make_estimator(method, params, "regression").fit(X_fit, Y_fit)
+    with _ConvergenceWarnings():
+        est = make_estimator(method, params, "regression").fit(X_fit, Y_fit)
     out["non-splitting"] = evaluate(Y_val, est.decision_function(X_val), est.predict(X_val))
     # splitting: the ranker on a primary part, the LLSF map on the scores of the secondary part
     rng = np.random.default_rng(proto.seed + 2 + fold)
     order = rng.permutation(Y_fit.shape[0])
     n_sec = int(round(secondary * Y_fit.shape[0]))
     sec, prim = np.sort(order[:n_sec]), np.sort(order[n_sec:])
-    est = make_estimator(method, params, "regression").fit(X_fit[prim], Y_fit[prim])
+    with _ConvergenceWarnings():
+        est = make_estimator(method, params, "regression").fit(X_fit[prim], Y_fit[prim])
     threshold = LLSFThreshold(rescale=True).fit(est.decision_function(X_fit[sec]), Y_fit[sec])
     scores = est.decision_function(X_val)
     out["splitting"] = evaluate(Y_val, scores, threshold.predict(scores))
@@ -946,6 +1026,67 @@ def splitting_comparison(dataset: str, method: str = "MLC-ListNet", params: dict
     folds = _run_tasks(tasks, cached, f"{dataset} {method}: splitting vs non-splitting", progress)
     return pd.DataFrame({s: {m: float(np.nanmean([f[s][m] for f in folds])) for m in _METRIC_NAMES}
                          for s in ("non-splitting", "splitting")}).T
+
+
+def _llsf_inputs_fold(dataset: str, data_key: tuple, method: str, params_key: tuple, fold: int, version: str,
+                      proto: Protocol, threads: int) -> dict[str, dict[str, float]]:
+    from labelrank.features import NeighborDistances
+    from labelrank.threshold import LLSFThreshold
+
+    _limit_threads(threads)
+    _, Y_fit, _, Y_val = _split(dataset, proto, fold)
+    params = dict(params_key)
+    Z_fit, Z_val, _ = meta_features(dataset, fold, proto)
+    Zf = NeighborDistances(Z_fit, proto.k_max).features(int(params["k"]))
+    Zv = NeighborDistances(Z_val, proto.k_max).features(int(params["k"]))
+    with _ConvergenceWarnings():
+        est = make_estimator(method, params, "regression").fit_features(Zf, Y_fit)
+    train_scores, scores = est.decision_function_features(Zf), est.decision_function_features(Zv)
+    out = {}
+    for inputs in ("ranked", "labels"):
+        for rescale in (True, False):
+            threshold = LLSFThreshold(rescale=rescale, inputs=inputs).fit(train_scores, Y_fit)
+            out[f"{inputs}, {'rescaled' if rescale else 'raw'}"] = evaluate(Y_val, scores, threshold.predict(scores))
+    return out
+
+
+def llsf_inputs_comparison(dataset: str, method: str = "MLC-ListNet", params: dict[str, Any] | None = None,
+                           proto: Protocol | None = None, progress: bool = True) -> pd.DataFrame:
+    """What the LLSF threshold map reads, compared by cross-validation on the training set (section 2.3).
+
+    The paper's map goes "from an arbitrary ranked list of categories to a threshold" on scores "rescaled to sum
+    to one". Four readings of one ranker's scores, each fitted on a fold's training instances (non-splitting) and
+    scored on its validation instances: the input is the ranked list (scores sorted decreasingly; the library's
+    default) or the score vector in label order (Elisseeff & Weston), on rescaled or raw scores
+    (:class:`labelrank.threshold.LLSFThreshold`). The test set is not used.
+
+    Parameters
+    ----------
+    dataset : str
+    method : str
+        A meta-level ranker of :data:`METHODS`.
+    params : dict, optional
+        Its hyper-parameters; by default those :func:`tune` chose for Micro-F1.
+    proto : Protocol, optional
+    progress : bool
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: "ranked, rescaled", "ranked, raw", "labels, rescaled", "labels, raw"; columns: the eight metrics
+        (means over the folds; the five ranking metrics are the same in every row).
+    """
+    proto = protocol() if proto is None else proto
+    if _spec(method).kind != "ranker":
+        raise ValueError(f"method must be a meta-level ranker, got {method!r}")
+    if params is None:
+        params = tune(dataset, method, proto=proto, progress=progress).chosen["Micro-F1"]
+    cached = _memory().cache(_llsf_inputs_fold, ignore=["proto", "threads"])
+    tasks = [(dataset, proto.data_key(dataset), method, _params_key(params), f, code_version(), proto,
+              _threads_per_task(n_jobs())) for f in range(proto.n_folds)]
+    folds = _run_tasks(tasks, cached, f"{dataset} {method}: LLSF inputs", progress)
+    return pd.DataFrame({r: {m: float(np.nanmean([f[r][m] for f in folds])) for m in _METRIC_NAMES}
+                         for r in folds[0]}).T
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -1263,11 +1404,14 @@ def beside_paper(ours: pd.DataFrame, paper: pd.DataFrame, keys: Sequence[str] = 
     return merged[cols]
 
 
-#: What the chapters compute besides :func:`results`: the staged-versus-full comparison (on one data set) and the
-#: splitting-versus-non-splitting comparison (on these (data set, method) pairs).
+#: What the chapters compute besides :func:`results`: the staged-versus-full comparison (on one data set), the test
+#: values of ML-kNN over its whole grid (every data set), the splitting-versus-non-splitting comparison (on these
+#: (data set, method) pairs) and the LLSF inputs comparison (these rankers, every data set).
 CHAPTER_EXTRAS: dict[str, Any] = {
     "search": "emotions",
+    "curve": "ML-kNN",
     "splitting": (("emotions", "MLC-ListNet"), ("emotions", "RankSVM"), ("yeast", "MLC-ListNet"), ("yeast", "RankSVM")),
+    "llsf_inputs": ("MLC-ListNet", "MLC-LambdaRank", "MLC-RankSVM-IR", "MLC-SVM-MAP"),
 }
 
 
@@ -1290,6 +1434,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for dataset, method in experiments.CHAPTER_EXTRAS["splitting"]:
             if dataset in names:
                 experiments.splitting_comparison(dataset, method, proto=proto)
+        for dataset in names:
+            experiments.test_curve(dataset, experiments.CHAPTER_EXTRAS["curve"], proto=proto)
+            for method in experiments.CHAPTER_EXTRAS["llsf_inputs"]:
+                experiments.llsf_inputs_comparison(dataset, method, proto=proto)
         if experiments.CHAPTER_EXTRAS["search"] in names:
             experiments.search_comparison(experiments.CHAPTER_EXTRAS["search"], proto=proto)
     print(f"{len(table)} result rows in {time.time() - t0:.1f} s")

@@ -21,7 +21,9 @@ the task and changing only what is unavailable:
   are wherever the noise puts them, a large :math:`h` a hierarchical one whose misses sit next to the true F-terms
   (the seed's GATE-01/02 against GATE-03/04). A run ranks the 200 best F-terms by :math:`z` and assigns those with
   :math:`z \ge` its threshold;
-* :func:`simulate_task` -- all of it at once, seeded: a :class:`SimulatedTask`.
+* :func:`simulate_task` -- all of it at once, seeded: a :class:`SimulatedTask`;
+* :func:`kendall_table` and :func:`top_runs` -- the seed's Tables 2 and 3 computed from the runs' scores
+  (:meth:`SimulatedTask.evaluate`); :func:`book_n_patents` is the number of patents the book simulates.
 
 Everything is seeded (``numpy.random.default_rng``) and vectorised over patents and F-terms.
 """
@@ -35,11 +37,13 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-from labelrank._validation import _describe, check_positive_int, check_real
+from labelrank._validation import _describe, check_choice, check_positive_int, check_real
 from labelrank.cost import bdm_matrix
 from labelrank.hierarchy import LabelTree
 from labelrank.metrics.cost_precision import CostScorer, _check_similarity
+from labelrank.profile import resolve
 
 __all__ = [
     "ThemeSpec",
@@ -54,6 +58,11 @@ __all__ = [
     "run_family",
     "simulate_run",
     "simulate_task",
+    "MEASURES",
+    "VARIANT_NAMES",
+    "book_n_patents",
+    "kendall_table",
+    "top_runs",
 ]
 
 _ELEMENT = re.compile(r"^[A-Z]{2}\d{2}$")
@@ -598,3 +607,66 @@ def simulate_task(
         for spec, s in zip(specs, run_seeds)
     ]
     return SimulatedTask(tree=tree, similarity=similarity, truth=truth, runs=runs)
+
+
+# ------------------------------------------------------------------------------------- the seed's Tables 2 and 3
+#: The three measures of the NTCIR-6 subtask, in the order of the seed's tables.
+MEASURES: tuple[str, ...] = ("A-Precision", "R-Precision", "F-measure")
+#: Display names of the variants of :meth:`SimulatedTask.evaluate`'s columns.
+VARIANT_NAMES: dict[str, str] = {"binary": "binary", "high": "BDM-High", "low": "BDM-Low"}
+#: Patents the book simulates under each profile (``LABELRANK_PROFILE``).
+_BOOK_N_PATENTS: dict[str, int] = {"quick": 150, "full": 1000}
+
+
+def book_n_patents(profile: str | None = None) -> int:
+    """The number of simulated patents of the book's F-term case study: 1,000 (full profile) or 150 (quick).
+
+    ``profile`` defaults to ``LABELRANK_PROFILE`` (:func:`labelrank.profile.get_profile`).
+    """
+    return _BOOK_N_PATENTS[resolve(profile)]
+
+
+def _check_scores(scores: object) -> pd.DataFrame:
+    if not isinstance(scores, pd.DataFrame) or not isinstance(scores.columns, pd.MultiIndex):
+        raise TypeError(f"scores must be the DataFrame of SimulatedTask.evaluate(), got {_describe(scores)}")
+    missing = [(m, v) for m in MEASURES for v in VARIANT_NAMES if (m, v) not in scores.columns]
+    if missing:
+        raise ValueError(f"scores lacks the columns {missing} (expected SimulatedTask.evaluate()'s)")
+    return scores
+
+
+def kendall_table(scores: pd.DataFrame) -> pd.DataFrame:
+    """The seed's Table 2: Kendall's tau between the runs' binary ranking and each BDM ranking, per measure.
+
+    Parameters
+    ----------
+    scores : pandas.DataFrame
+        :meth:`SimulatedTask.evaluate`'s table (one row per run).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows ``BDM-High``, ``BDM-Low``; columns :data:`MEASURES`; :func:`scipy.stats.kendalltau` (tau-b).
+    """
+    scores = _check_scores(scores)
+    return pd.DataFrame({
+        m: {VARIANT_NAMES[v]: float(stats.kendalltau(scores[(m, "binary")], scores[(m, v)]).statistic)
+            for v in ("high", "low")}
+        for m in MEASURES
+    })
+
+
+def top_runs(scores: pd.DataFrame, measure: str = "R-Precision", n: int = 3) -> pd.DataFrame:
+    """The seed's Table 3: the ``n`` best runs by the binary ``measure``, with their binary and BDM scores.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run, best binary score first (ties keep the runs' order); columns ``binary``, ``BDM-High``,
+        ``BDM-Low``.
+    """
+    scores = _check_scores(scores)
+    measure = check_choice(measure, "measure", MEASURES)
+    n = check_positive_int(n, "n")
+    table = scores[measure].rename(columns=VARIANT_NAMES)[list(VARIANT_NAMES.values())]
+    return table.sort_values("binary", ascending=False, kind="stable").head(n)

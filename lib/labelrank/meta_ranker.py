@@ -64,7 +64,7 @@ class MetaLevelRanker(BaseEstimator):
     epochs : int, default=50
         Passes over the training lists of "listnet" and "lambdarank" (50 in the paper, section 3.4).
     threshold : {"llsf"}, default="llsf"
-        The instance-based LLSF threshold on rescaled scores (section 2.3).
+        The instance-based LLSF threshold on rescaled scores, a linear map of the ranked list (section 2.3).
     empty_labels : {"error", "last"}, default="error"
         What to do with a label that has no positive training instance (its :math:`\phi` does not exist).
         "error": raise a ValueError naming the columns. "last": leave the label out of the features and the
@@ -268,7 +268,7 @@ class MetaLevelRanker(BaseEstimator):
         self.n_labels_ = Y.shape[1]
         self.ranker_ = ranker.fit(Z, Y[:, kept])
         train_scores = self._all_scores(self.ranker_.decision_function(Z))
-        self.threshold_ = LLSFThreshold(rescale=True).fit(train_scores, Y)
+        self.threshold_ = LLSFThreshold().fit(train_scores, Y)
 
     # ---- prediction -------------------------------------------------------------------------------------------
 

@@ -24,3 +24,12 @@ def is_quick() -> bool:
 def pick(quick, full):
     """Return ``quick`` under the quick profile and ``full`` otherwise (for grids, subsample sizes, seeds)."""
     return quick if is_quick() else full
+
+
+def resolve(profile: str | None = None) -> str:
+    """``profile`` checked against :data:`PROFILES`, or the active profile (:func:`get_profile`) when None."""
+    if profile is None:
+        return get_profile()
+    if profile not in PROFILES:
+        raise ValueError(f"profile must be one of {PROFILES}, got {profile!r}")
+    return profile

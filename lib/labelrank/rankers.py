@@ -643,6 +643,25 @@ class _LinearRanker(_Ranker):
         return _linear_scores(Z, w, self.intercept_ - float(self.mean_ @ w))
 
 
+class _SVMRanker(_LinearRanker):
+    """The SVM rankers' shared parameters: ``C``, the solver's ``tol`` and ``max_iter``, ``standardize``, a seed."""
+
+    def __init__(self, C: float, tol: float = 1e-3, max_iter: int = 1000, standardize: bool = True,
+                 random_state: int = 0):
+        self.C = C
+        self.tol = tol
+        self.max_iter = max_iter
+        self.standardize = standardize
+        self.random_state = random_state
+
+    def _check_params(self) -> None:
+        _check_positive(self.C, "C")
+        _check_positive(self.tol, "tol")
+        check_positive_int(self.max_iter, "max_iter")
+        self._check_standardize()
+        _check_seed(self.random_state)
+
+
 class _Network:
     """The scoring function of the gradient rankers: linear, or one tanh hidden layer.
 
@@ -890,7 +909,7 @@ class LambdaRank(_GradientRanker):
         return lambda_gradients(S, Y, self.metric, self.sigma)
 
 
-class RankSVMIR(_LinearRanker):
+class RankSVMIR(_SVMRanker):
     r"""RankSVM-IR (Joachims 2002) over meta-level features: a pairwise hinge-loss linear SVM within each list.
 
     .. math::
@@ -933,18 +952,7 @@ class RankSVMIR(_LinearRanker):
 
     def __init__(self, C: float = 0.01, tol: float = 1e-3, max_iter: int = 1000, standardize: bool = True,
                  random_state: int = 0):
-        self.C = C
-        self.tol = tol
-        self.max_iter = max_iter
-        self.standardize = standardize
-        self.random_state = random_state
-
-    def _check_params(self) -> None:
-        _check_positive(self.C, "C")
-        _check_positive(self.tol, "tol")
-        check_positive_int(self.max_iter, "max_iter")
-        self._check_standardize()
-        _check_seed(self.random_state)
+        super().__init__(C, tol=tol, max_iter=max_iter, standardize=standardize, random_state=random_state)
 
     def _fit(self, Z: np.ndarray, Y: np.ndarray) -> None:
         n, m, d = Z.shape
@@ -974,7 +982,7 @@ class RankSVMIR(_LinearRanker):
             )
 
 
-class SVMMAP(_LinearRanker):
+class SVMMAP(_SVMRanker):
     r"""SVM-MAP (Yue, Finley, Radlinski & Joachims 2007): a structural SVM whose loss is :math:`1 - AP`.
 
     .. math::
@@ -1027,18 +1035,7 @@ class SVMMAP(_LinearRanker):
 
     def __init__(self, C: float = 100.0, tol: float = 1e-3, max_iter: int = 1000, standardize: bool = True,
                  random_state: int = 0):
-        self.C = C
-        self.tol = tol
-        self.max_iter = max_iter
-        self.standardize = standardize
-        self.random_state = random_state
-
-    def _check_params(self) -> None:
-        _check_positive(self.C, "C")
-        _check_positive(self.tol, "tol")
-        check_positive_int(self.max_iter, "max_iter")
-        self._check_standardize()
-        _check_seed(self.random_state)
+        super().__init__(C, tol=tol, max_iter=max_iter, standardize=standardize, random_state=random_state)
 
     def _constraint(self, Z: np.ndarray, Y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, float]:
         """The averaged most violated constraint (a, b) at ``w`` (weights on the standardised features)."""

@@ -8,9 +8,16 @@ decisions, a *threshold map* :math:`g: \\mathbb{R}^m \\to \\mathbb{R}` is learne
 2. (Yang & Gopal's modification) rescale each score vector to sum to one, :func:`rescale_scores`;
 3. for each training list find the threshold :math:`t_i` that minimises the number of false positives plus false
    negatives, :func:`optimal_thresholds`;
-4. fit :math:`g(s) = \\langle \\beta, s \\rangle + \\beta_0` by linear least squares (LLSF),
-   :math:`\\min_{\\beta, \\beta_0} \\sum_i (\\langle \\beta, s_i \\rangle + \\beta_0 - t_i)^2`;
+4. fit :math:`g(s) = \\langle \\beta, v(s) \\rangle + \\beta_0` by linear least squares (LLSF),
+   :math:`\\min_{\\beta, \\beta_0} \\sum_i (\\langle \\beta, v(s_i) \\rangle + \\beta_0 - t_i)^2`, where the input
+   :math:`v(s)` is the *ranked list* -- the scores sorted in decreasing order, :math:`(s_{(1)}, \\dots, s_{(m)})` --
+   in Yang & Gopal's words ("a linear mapping g from an arbitrary ranked list of categories to a threshold"), or
+   the score vector in label order, :math:`v(s) = s`, as in Elisseeff & Weston's Rank-SVM;
 5. on a new instance, the labels whose (rescaled) score is at or above :math:`g(s)` receive a yes.
+
+The ranked-list input suits the meta-level rankers, whose one scoring function is shared by all categories: it
+knows nothing of a category's identity, so neither should the threshold map. The chapter "Thresholding" compares
+the two inputs by cross-validation on the training sets (:func:`labelrank.experiments.llsf_inputs_comparison`).
 
 :class:`LLSFThreshold` does steps 2-5 on score matrices; every estimator in :mod:`labelrank.baselines` and the
 meta-level rankers use it.
@@ -24,7 +31,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from labelrank._validation import check_labels_and_scores, check_score_matrix
+from labelrank._validation import check_choice, check_labels_and_scores, check_score_matrix
 
 __all__ = ["rescale_scores", "optimal_thresholds", "LLSFThreshold"]
 
@@ -136,10 +143,12 @@ class LLSFThreshold(BaseEstimator):
 
     .. math::
 
-        \\min_{\\beta \\in \\mathbb{R}^m, \\beta_0} \\sum_i \\big(\\langle \\beta, s_i \\rangle + \\beta_0 - t_i\\big)^2
+        \\min_{\\beta \\in \\mathbb{R}^m, \\beta_0} \\sum_i \\big(\\langle \\beta, v(s_i) \\rangle + \\beta_0 - t_i\\big)^2
 
     with :func:`numpy.linalg.lstsq` (the minimum-norm solution when the design is rank deficient: rescaled rows sum
-    to one, so the intercept column is the sum of the others; the fitted thresholds are unique regardless).
+    to one, so the intercept column is the sum of the others; the fitted thresholds are unique regardless). The
+    input :math:`v(s)` is the row sorted in decreasing order (``inputs="ranked"``) or the row itself
+    (``inputs="labels"``).
     ``predict(scores)`` says yes to the labels whose (rescaled) score is at or above :math:`g(s)`.
 
     Pass the *training-set* scores of the fitted ranker (the paper's non-splitting strategy, section 3.4).
@@ -149,11 +158,15 @@ class LLSFThreshold(BaseEstimator):
     rescale : bool, default=True
         Rescale each score row to sum to one first (Yang & Gopal's modification, section 2.3). ``False`` gives
         Elisseeff & Weston's original LLSF on the raw scores.
+    inputs : {"ranked", "labels"}, default="ranked"
+        What the linear map reads: the ranked list of scores (sorted decreasingly; Yang & Gopal's "mapping from an
+        arbitrary ranked list of categories", invariant to a relabelling of the categories) or the score vector in
+        label order (Elisseeff & Weston's, one weight per category).
 
     Attributes
     ----------
     coef_ : numpy.ndarray of shape (n_labels,)
-        :math:`\\beta`.
+        :math:`\\beta` (weights of the rank positions with ``inputs="ranked"``, of the labels otherwise).
     intercept_ : float
         :math:`\\beta_0`.
     n_labels_ : int
@@ -170,21 +183,27 @@ class LLSFThreshold(BaseEstimator):
     [[1, 0]]
     """
 
-    def __init__(self, rescale: bool = True):
+    def __init__(self, rescale: bool = True, inputs: str = "ranked"):
         self.rescale = rescale
+        self.inputs = inputs
 
     def _transform(self, scores: Any) -> np.ndarray:
         if not isinstance(self.rescale, (bool, np.bool_)):
             raise TypeError(f"rescale must be True or False, got {self.rescale!r}")
+        check_choice(self.inputs, "inputs", ("ranked", "labels"))
         return rescale_scores(scores) if self.rescale else check_score_matrix(scores, "scores")
+
+    def _design(self, s: np.ndarray) -> np.ndarray:
+        """The LLSF inputs v(s) with a column of ones: the ranked list (decreasing scores) or the label-order row."""
+        v = -np.sort(-s, axis=1) if self.inputs == "ranked" else s
+        return np.hstack([v, np.ones((s.shape[0], 1))])
 
     def fit(self, scores: Any, Y: Any) -> LLSFThreshold:
         """Fit the threshold map on training scores and labels of the same shape (n_instances, n_labels)."""
         Y, _ = check_labels_and_scores(Y, scores)
         s = self._transform(scores)
         targets = optimal_thresholds(s, Y)
-        design = np.hstack([s, np.ones((s.shape[0], 1))])
-        beta, *_ = np.linalg.lstsq(design, targets, rcond=None)
+        beta, *_ = np.linalg.lstsq(self._design(s), targets, rcond=None)
         self.coef_ = beta[:-1]
         self.intercept_ = float(beta[-1])
         self.n_labels_ = s.shape[1]
@@ -200,10 +219,10 @@ class LLSFThreshold(BaseEstimator):
     def predict_threshold(self, scores: Any) -> np.ndarray:
         """The threshold :math:`g(s_i)` of each row, on the rescaled scale if ``rescale``; shape (n_instances,)."""
         s = self._check_scores(scores)
-        return s @ self.coef_ + self.intercept_
+        return self._design(s) @ np.r_[self.coef_, self.intercept_]
 
     def predict(self, scores: Any) -> np.ndarray:
         """0/1 decisions, shape (n_instances, n_labels): 1 where the (rescaled) score is >= the row's threshold."""
         s = self._check_scores(scores)
-        t = s @ self.coef_ + self.intercept_
+        t = self._design(s) @ np.r_[self.coef_, self.intercept_]
         return (s >= t[:, None]).astype(np.int64)

@@ -90,15 +90,18 @@ from tqdm import tqdm
 
 from labelrank._paths import cache_dir
 from labelrank._validation import as_2d_array, check_label_matrix, check_positive_int, check_real
-from labelrank.experiments import _representation, _widened
+from labelrank.experiments import concatenated_meta_features, widen_grid
 from labelrank.features import MetaLevelFeatures, NeighborDistances
 from labelrank.metrics import one_error
+from labelrank.profile import resolve
 
 __all__ = [
     "C_GRID",
     "K_GRID",
     "GAMMA_GRID",
     "MAX_ITER",
+    "TABLE7_ROWS",
+    "book_grids",
     "METHODS",
     "TuneResult",
     "error_rate",
@@ -133,10 +136,28 @@ K_GRID: tuple[int, ...] = tuple(range(10, 101, 10))
 GAMMA_GRID: tuple[float, ...] = tuple(float(g) for g in np.logspace(-2, 1, 7))
 #: libsvm iterations after which a binary SVM counts as not converged.
 MAX_ITER: int = 100_000
+#: The rows of the paper's Table 7 that the book recomputes, and what recomputes each: a method of :func:`tune`, or
+#: ``"1nn"`` for :func:`nearest_neighbour_scores`.
+TABLE7_ROWS: dict[str, str] = {"SVM with plain features": "plain", "SVM with only meta-level features": "meta",
+                               "Nearest Neighbor": "1nn"}
+_BOOK_GRIDS: dict[str, dict[str, tuple]] = {
+    "quick": {"C": tuple(float(c) for c in np.logspace(-3, 3, 7)), "k": (10, 40), "gamma": (0.1, 1.0)},
+    "full": {"C": C_GRID, "k": K_GRID, "gamma": GAMMA_GRID},
+}
 _WIDEN_POINTS = 4
 _MAX_WIDEN = 2
 _PARAM_NAME = {"plain": None, "rbf": "gamma", "meta": "k"}
 _ROWS_PER_SPEAKER = 66
+
+
+def book_grids(profile: str | None = None) -> dict[str, tuple]:
+    """The grids the book's vowel chapter tunes over: ``{"C": ..., "k": ..., "gamma": ...}``.
+
+    The paper's grids (:data:`C_GRID`, :data:`K_GRID`, :data:`GAMMA_GRID`) under the full profile; seven ``C``
+    values from 1e-3 to 1e3 and two values of ``k`` and ``gamma`` under the quick one. ``profile`` defaults to
+    ``LABELRANK_PROFILE``.
+    """
+    return dict(_BOOK_GRIDS[resolve(profile)])
 
 
 def _check_method(method: Any) -> str:
@@ -278,7 +299,7 @@ def features(method: Method, X_fit: Any, Y_fit: Any, X_eval: Any,
         raise ValueError("k must be a positive integer for method='meta', got None")
     k = check_positive_int(k, "k")
     Z_fit, Z_eval = meta_features(X_fit, Y_fit, X_eval, k)
-    return _representation(Z_fit.values, Z_eval.values, k, k)
+    return concatenated_meta_features(Z_fit.values, Z_eval.values, k, k)
 
 
 def gram(A_fit: np.ndarray, A_eval: np.ndarray, gamma: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -393,7 +414,7 @@ def _cv_errors_uncached(method: str, X: np.ndarray, Y: np.ndarray, params: tuple
             A_fit, A_val = plain_features(X[fit], X[val])
         for p in params:
             if method == "meta":
-                A_fit, A_val = _representation(Z_fit.values, Z_val.values, p, k_max)
+                A_fit, A_val = concatenated_meta_features(Z_fit.values, Z_val.values, p, k_max)
             K_fit, K_val = gram(A_fit, A_val, p if method == "rbf" else None)
             for C in C_values:
                 if (p, C) in dead:
@@ -521,7 +542,7 @@ def tune(method: Method, X: Any, Y: Any, params: Any = (None,), C_grid: Any = C_
         side = "low" if best["C"] == C_values[0] else "high" if best["C"] == C_values[-1] else None
         if side is None or widened[side] == _MAX_WIDEN:
             break
-        grown = _widened(C_values, side, _WIDEN_POINTS)
+        grown = widen_grid(C_values, side, _WIDEN_POINTS)
         new = [c for c in grown if c not in C_values]
         table = _in_grid_order(pd.concat([table, cv_errors(method, X, Y, params, new, **kwargs)]), method)
         C_values = grown

@@ -179,6 +179,30 @@ def _missed_credit(W: np.ndarray, wrong: np.ndarray, missed: np.ndarray, low_rul
     return float(sub.max(axis=axis).sum())
 
 
+def _mean_set_credit(
+    true_: list[str], listed_: list[str], W: np.ndarray, variant: str, low_rule: str, axis: int
+) -> float:
+    """Mean credit g of eq. (2), (4) or (5) per listed label (``axis=1``: precision) or true label (``axis=0``: recall).
+
+    ``W[i, j] = s(listed_[i], true_[j])``. An exact match earns 1 under every variant; any other label earns 0
+    (``"binary"``), its best similarity to the other side (``"high"``: the maximum of its row or column of ``W``),
+    or, between a wrong listed label and a missed true label only, :func:`_missed_credit` (``"low"``). An empty
+    list scores 0.
+    """
+    if not listed_:
+        return 0.0
+    true_set, found = set(true_), set(listed_)
+    hit = np.array([lab in true_set for lab in listed_])  # listed label F is an exact match (in T)
+    got = np.array([lab in found for lab in true_])  # true label G was listed (in T)
+    exact, n = (hit, len(listed_)) if axis == 1 else (got, len(true_))
+    if variant == "binary":
+        return float(exact.sum() / n)
+    if variant == "high":
+        return float(W.max(axis=axis).sum() / n)
+    extra = _missed_credit(W, ~hit, ~got, low_rule, axis=axis)  # wrong listed F (S1 - T) x missed true G (T* - S1)
+    return float((exact.sum() + extra) / n)
+
+
 # ------------------------------------------------------------------------------------------- eq. (3), one class
 def _cost_function(cost: Any) -> Callable[[Any, Any], float]:
     if isinstance(cost, pd.DataFrame):
@@ -198,6 +222,20 @@ def _check_single_label(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarra
     if yt.shape != yp.shape:
         raise ValueError(f"y_true and y_pred must have the same length, got {len(yt)} and {len(yp)}")
     return yt, yp
+
+
+def _mean_cost_credit(examples: list[tuple[Any, Any]], cost: Callable[[Any, Any], float]) -> float:
+    """Mean credit ``1 - cost(key, response)`` over ``examples``, (key, response) pairs; NaN when there is none.
+
+    Every cost must lie in [0, 1]; an error names the first that does not.
+    """
+    if not examples:
+        return float("nan")
+    credits = [1.0 - float(cost(key, response)) for key, response in examples]
+    for (key, response), value in zip(examples, credits):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"cost must lie in [0, 1], got cost({key!r}, {response!r}) = {1.0 - value!r}")
+    return float(sum(credits) / len(examples))
 
 
 def cost_precision(y_true: Sequence[Any], y_pred: Sequence[Any], label: Any, cost: Any) -> float:
@@ -241,14 +279,8 @@ def cost_precision(y_true: Sequence[Any], y_pred: Sequence[Any], label: Any, cos
     """
     yt, yp = _check_single_label(y_true, y_pred)
     c = _cost_function(cost)
-    chosen = [k for k, p in zip(yt, yp) if p == label]
-    if not chosen:
-        return float("nan")
-    credits = [1.0 - float(c(k, label)) for k in chosen]
-    for k, value in zip(chosen, credits):
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"cost must lie in [0, 1], got cost({k!r}, {label!r}) = {1.0 - value!r}")
-    return float(sum(credits) / len(chosen))
+    in_S = [(k, label) for k, p in zip(yt, yp) if p == label]  # the examples predicted as X, as (y_e, X)
+    return _mean_cost_credit(in_S, c)  # the mean of 1 - c(y_e, X); NaN for an empty S
 
 
 def cost_recall(y_true: Sequence[Any], y_pred: Sequence[Any], label: Any, cost: Any) -> float:
@@ -279,14 +311,8 @@ def cost_recall(y_true: Sequence[Any], y_pred: Sequence[Any], label: Any, cost: 
     """
     yt, yp = _check_single_label(y_true, y_pred)
     c = _cost_function(cost)
-    predicted = [p for k, p in zip(yt, yp) if k == label]
-    if not predicted:
-        return float("nan")
-    credits = [1.0 - float(c(label, p)) for p in predicted]
-    for p, value in zip(predicted, credits):
-        if not 0.0 <= value <= 1.0:
-            raise ValueError(f"cost must lie in [0, 1], got cost({label!r}, {p!r}) = {1.0 - value!r}")
-    return float(sum(credits) / len(predicted))
+    in_S0 = [(label, p) for k, p in zip(yt, yp) if k == label]  # the examples of class X, as (X, predicted class)
+    return _mean_cost_credit(in_S0, c)  # the mean of 1 - c(X, predicted class); NaN for an empty S0
 
 
 # ------------------------------------------------------------------------------ eq. (4)-(5), one document
@@ -339,18 +365,7 @@ def set_precision(
     (0.5, 0.5)
     """
     true_, listed_, W = _prepare(true, listed, similarity, variant, low_rule, "listed")
-    if not listed_:
-        return 0.0
-    true_set = set(true_)
-    hit = np.array([lab in true_set for lab in listed_])
-    if variant == "binary":
-        return float(hit.sum() / len(listed_))
-    if variant == "high":
-        return float(W.max(axis=1).sum() / len(listed_))
-    found = set(listed_)
-    missed = np.array([lab not in found for lab in true_])
-    extra = _missed_credit(W, ~hit, missed, low_rule, axis=1)
-    return float((hit.sum() + extra) / len(listed_))
+    return _mean_set_credit(true_, listed_, W, variant, low_rule, axis=1)  # credit each listed label F
 
 
 def set_recall(
@@ -383,18 +398,7 @@ def set_recall(
     [0.0, 0.25, 0.25]
     """
     true_, listed_, W = _prepare(true, listed, similarity, variant, low_rule, "listed")
-    if not listed_:
-        return 0.0
-    found = set(listed_)
-    got = np.array([lab in found for lab in true_])
-    if variant == "binary":
-        return float(got.sum() / len(true_))
-    if variant == "high":
-        return float(W.max(axis=0).sum() / len(true_))
-    true_set = set(true_)
-    wrong = np.array([lab not in true_set for lab in listed_])
-    extra = _missed_credit(W, wrong, ~got, low_rule, axis=0)
-    return float((got.sum() + extra) / len(true_))
+    return _mean_set_credit(true_, listed_, W, variant, low_rule, axis=0)  # credit each true label G
 
 
 def set_f_measure(
