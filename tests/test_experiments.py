@@ -340,3 +340,8 @@ def test_convergence_warnings_are_counted_not_printed(recwarn):
         warnings.warn("stopped at max_iter", ConvergenceWarning)
         warnings.warn("stopped again", ConvergenceWarning)
     assert caught.count == 2 and len(recwarn) == 0
+    # any other warning is issued again
+    with ex._ConvergenceWarnings() as caught:
+        warnings.warn("stopped", ConvergenceWarning)
+        warnings.warn("something else", RuntimeWarning)
+    assert caught.count == 1 and [w.category for w in recwarn] == [RuntimeWarning]

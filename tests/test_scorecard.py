@@ -178,6 +178,9 @@ def _synthetic_results(factor: dict[str, float]) -> pd.DataFrame:
         if r.dataset in factor and r.method == "MLC-ListNet":
             rows.append({"dataset": r.dataset, "method": r.method, "features": "meta", "threshold": "regression",
                          "metric": r.metric, "value": r.value * factor[r.dataset]})
+        elif r.dataset in factor and r.metric not in ("Micro-F1", "Macro-F1", "HLoss"):  # Table 4 has the others
+            rows.append({"dataset": r.dataset, "method": r.method, "features": "original", "threshold": "default",
+                         "metric": r.metric, "value": r.value * factor[r.dataset]})
     for r in t4.itertuples():
         if r.dataset in factor:
             rows.append({"dataset": r.dataset, "method": r.method, "features": "original", "threshold": r.threshold,
@@ -223,9 +226,15 @@ def test_table3_through_a_monkeypatched_results(monkeypatch):
     assert status["MAP / citeseer / IBLR"] == "paper only"
     reason = frame.set_index("item")["reason"]
     assert "quick profile" in reason["Micro-F1 / yeast / ML-kNN"]
-    # the synthetic results hold no ranking metrics of the baselines: such a cell says so
-    assert status["MAP / yeast / ML-kNN"] == "paper only"
-    assert "no such cell" in reason["MAP / yeast / ML-kNN"]
+    # a cell missing from the results of a data set the profile runs is an error that names it, not "paper only"
+    incomplete = results[~((results["metric"] == "MAP") & (results["dataset"] == "yeast")
+                           & (results["method"] == "ML-kNN"))]
+    monkeypatch.setattr(experiments, "results", lambda profile=None, **kwargs: incomplete)
+    with pytest.raises(ValueError, match="'metric': 'MAP', 'dataset': 'yeast', 'method': 'ML-kNN'"):
+        sc.scorecard("quick", tables=["yang2012_table3"])
+    doubled = pd.concat([results, results.iloc[:1]])
+    with pytest.raises(ValueError, match="more than one row"):
+        sc.experiment_table(doubled, 3)
 
 
 def test_experiment_rows_selection():
@@ -238,7 +247,10 @@ def test_experiment_rows_selection():
     assert "threshold" in keys4 and set(t4["threshold"]) == {"default", "regression"}
     assert set(t4["metric"]) == {"Micro-F1", "Macro-F1", "HLoss"} and set(t4["features"]) == {"original"}
     t5, _ = sc.experiment_rows(results, 5)
-    assert set(t5["threshold"]) == {"regression"} and set(t5["features"]) <= {"original", "meta"}
+    assert set(t5["threshold"]) == {"regression"}
+    listnet = t5["method"] == "MLC-ListNet"
+    assert set(t5.loc[listnet, "features"]) == {"meta"} and set(t5.loc[~listnet, "features"]) == {"original"}
+    assert not (t5["value"] == -1.0).any()  # the meta-level baselines' rows are not Table 5's
     assert not ((t5["features"] == "meta") & (t5["method"] != "MLC-ListNet")).any()
     with pytest.raises(ValueError, match="7"):
         sc.experiment_rows(results, 7)

@@ -10,13 +10,15 @@ decisions, a *threshold map* :math:`g: \\mathbb{R}^m \\to \\mathbb{R}` is learne
    negatives, :func:`optimal_thresholds`;
 4. fit :math:`g(s) = \\langle \\beta, v(s) \\rangle + \\beta_0` by linear least squares (LLSF),
    :math:`\\min_{\\beta, \\beta_0} \\sum_i (\\langle \\beta, v(s_i) \\rangle + \\beta_0 - t_i)^2`, where the input
-   :math:`v(s)` is the *ranked list* -- the scores sorted in decreasing order, :math:`(s_{(1)}, \\dots, s_{(m)})` --
-   in Yang & Gopal's words ("a linear mapping g from an arbitrary ranked list of categories to a threshold"), or
-   the score vector in label order, :math:`v(s) = s`, as in Elisseeff & Weston's Rank-SVM;
+   :math:`v(s)` is the score vector in category order, :math:`v(s) = s`, as in Elisseeff & Weston's Rank-SVM (the
+   literal reading of the paper, whose only stated change to their method is the rescaling), or the scores sorted in
+   decreasing order, :math:`(s_{(1)}, \\dots, s_{(m)})` -- the library's default, our reading of the paper's "a
+   linear mapping g from an arbitrary ranked list of categories to a threshold";
 5. on a new instance, the labels whose (rescaled) score is at or above :math:`g(s)` receive a yes.
 
-The ranked-list input suits the meta-level rankers, whose one scoring function is shared by all categories: it
-knows nothing of a category's identity, so neither should the threshold map. The chapter "Thresholding" compares
+The sorted input suits the meta-level rankers, whose one scoring function is shared by all categories: it knows
+nothing of a category's identity, so neither need the threshold map. It is a departure from the literal reading,
+made after the rankers' Micro-F1 fell short of the paper's with the category-order input. The chapter "Thresholding" compares
 the two inputs by cross-validation on the training sets (:func:`labelrank.experiments.llsf_inputs_comparison`).
 
 :class:`LLSFThreshold` does steps 2-5 on score matrices; every estimator in :mod:`labelrank.baselines` and the
@@ -159,9 +161,11 @@ class LLSFThreshold(BaseEstimator):
         Rescale each score row to sum to one first (Yang & Gopal's modification, section 2.3). ``False`` gives
         Elisseeff & Weston's original LLSF on the raw scores.
     inputs : {"ranked", "labels"}, default="ranked"
-        What the linear map reads: the ranked list of scores (sorted decreasingly; Yang & Gopal's "mapping from an
-        arbitrary ranked list of categories", invariant to a relabelling of the categories) or the score vector in
-        label order (Elisseeff & Weston's, one weight per category).
+        What the linear map reads: the scores sorted decreasingly (one weight per rank position, so a row's
+        threshold does not depend on which category got which score; the book's reading of Yang & Gopal's "ranked
+        list", the default) or the score vector in category order (Elisseeff & Weston's input, one weight per
+        category; the literal reading of the paper, whose one stated modification of Elisseeff & Weston's method is
+        the rescaling).
 
     Attributes
     ----------
