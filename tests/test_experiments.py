@@ -297,6 +297,15 @@ def test_chapter_extras_on_synthetic(cache):
     np.testing.assert_allclose(split.loc["non-splitting"], inputs.loc["ranked, rescaled"])
     with pytest.raises(ValueError, match="meta-level ranker"):
         ex.llsf_inputs_comparison(ex.SYNTHETIC, "ML-kNN", {"k": 3}, proto=p)
+    # the ranker of the whole training set, with its features: its scores are the cached test outputs
+    est, Z_train, Z_test = ex.fit_ranker(ex.SYNTHETIC, "MLC-ListNet", params, proto=p)
+    assert Z_train.shape[:2] == (150, 4) and Z_test.shape[:2] == (75, 4) and Z_train.shape[2] == 3 * 5 + 2
+    out = ex.test_outputs(ex.SYNTHETIC, "MLC-ListNet", params, proto=p)
+    np.testing.assert_allclose(est.decision_function_features(Z_test), out["scores"])
+    with pytest.raises(ValueError, match="meta-level ranker"):
+        ex.fit_ranker(ex.SYNTHETIC, "ML-kNN", {"k": 3}, proto=p)
+    with pytest.raises(ValueError, match="fold"):
+        ex.fit_ranker(ex.SYNTHETIC, "MLC-ListNet", params, fold=7, proto=p)
     curve = ex.test_curve(ex.SYNTHETIC, "ML-kNN", proto=p, progress=False)
     assert curve.index.tolist() == [3, 5] and list(curve.columns) == list(METRICS)
     out = ex.test_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p)

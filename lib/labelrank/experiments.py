@@ -122,6 +122,7 @@ __all__ = [
     "tuning_rows",
     "tune",
     "TuneResult",
+    "fit_ranker",
     "concatenated_meta_features",
     "widen_grid",
     "search_comparison",
@@ -593,10 +594,31 @@ class _ConvergenceWarnings:
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
 
 
-def _fit_ranker(dataset: str, method: str, params: dict, fold: int, proto: Protocol):
-    """A meta-level ranker fitted on the fold's cached features at ``params["k"]``: (estimator, Z_fit, Z_eval)."""
+def fit_ranker(dataset: str, method: str, params: dict[str, Any], fold: int = -1, proto: Protocol | None = None):
+    """A meta-level ranker fitted on a fold's cached meta-level features at ``params["k"]``.
+
+    Parameters
+    ----------
+    dataset, method : str
+        A data set of the profile and a meta-level ranker of :data:`METHODS`.
+    params : dict
+        Its hyper-parameters, e.g. ``{"k": 60, "learning_rate": 0.01}``.
+    fold : int
+        A cross-validation fold, or -1 (the default) for the whole training set.
+    proto : Protocol, optional
+
+    Returns
+    -------
+    estimator, Z_fit, Z_eval
+        The fitted :class:`labelrank.MetaLevelRanker` and the features of the fitting instances (each excluded from
+        its own neighbours) and of the evaluation instances (the test set for ``fold=-1``), at ``k``.
+    """
     from labelrank.features import NeighborDistances
 
+    proto = protocol() if proto is None else proto
+    if _spec(method).kind != "ranker":
+        raise ValueError(f"method must be a meta-level ranker, got {method!r}")
+    _check_fold(fold, proto)
     _, Y_fit, _, _ = _split(dataset, proto, fold)
     Z_fit, Z_eval, _ = meta_features(dataset, fold, proto)
     k = int(params["k"])
@@ -611,7 +633,7 @@ def _fit_outputs(dataset: str, method: str, features: str, params: dict, thresho
     X_fit, Y_fit, X_eval, Y_eval = _split(dataset, proto, fold)
     with _ConvergenceWarnings() as caught:
         if spec.kind == "ranker":
-            est, _, Ze = _fit_ranker(dataset, method, params, fold, proto)
+            est, _, Ze = fit_ranker(dataset, method, params, fold, proto)
             scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
         else:
             if features == "meta":
@@ -1051,7 +1073,7 @@ def _llsf_inputs_fold(dataset: str, data_key: tuple, method: str, params_key: tu
     _limit_threads(threads)
     _, Y_fit, _, Y_val = _split(dataset, proto, fold)
     with _ConvergenceWarnings():
-        est, Zf, Zv = _fit_ranker(dataset, method, dict(params_key), fold, proto)
+        est, Zf, Zv = fit_ranker(dataset, method, dict(params_key), fold, proto)
     train_scores, scores = est.decision_function_features(Zf), est.decision_function_features(Zv)
     out = {}
     for inputs in ("ranked", "labels"):
