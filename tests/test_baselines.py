@@ -19,6 +19,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from labelrank.baselines import IBLRML, BinarySVM, MLkNN, RankSVM, rank_svm_pairs
 from labelrank.threshold import LLSFThreshold
+from sklearn_checks import EXPECTED_FAILED_CHECKS
 
 
 def make_data(seed=0, n=60, d=5, m=4):
@@ -54,34 +55,7 @@ def naive_label_counts(X_train, Y_train, k, X=None):
 # scikit-learn estimator checks
 # ---------------------------------------------------------------------------------------------------------------
 
-# The generic checks make targets for single-output estimators: a 1-D (here reshaped to one column) y with values
-# such as 0, 1, 2. Our estimators take a 0/1 label matrix Y and reject other values with a ValueError, so each check
-# below stops at its fit call for that reason alone; the properties they test are re-tested with a valid Y in
-# ``test_sklearn_properties_with_a_label_matrix`` below.
-Y_VALUES_ARE_NOT_BINARY = "the check's generated target has values other than 0 and 1; Y must be a 0/1 label matrix"
-EXPECTED_FAILED_CHECKS = {
-    name: Y_VALUES_ARE_NOT_BINARY
-    for name in [
-        "check_fit_score_takes_y",
-        "check_estimators_overwrite_params",
-        "check_dont_overwrite_parameters",
-        "check_estimators_fit_returns_self",
-        "check_readonly_memmap_input",
-        "check_n_features_in_after_fitting",
-        "check_positive_only_tag_during_fit",
-        "check_estimators_dtypes",
-        "check_dtype_object",
-        "check_estimator_sparse_tag",
-        "check_estimator_sparse_array",
-        "check_estimator_sparse_matrix",
-        "check_f_contiguous_array_estimator",
-        "check_methods_sample_order_invariance",
-        "check_methods_subset_invariance",
-        "check_fit2d_1feature",
-        "check_dict_unchanged",
-        "check_fit2d_predict1d",
-    ]
-}
+# The checks the generic suite is expected to fail, and why: tests/sklearn_checks.py.
 
 
 @parametrize_with_checks(all_estimators(), expected_failed_checks=lambda est: EXPECTED_FAILED_CHECKS)

@@ -19,6 +19,7 @@ from labelrank.meta_ranker import MetaLevelRanker
 from labelrank.metrics import average_precision
 from labelrank.rankers import RANKERS
 from labelrank.threshold import LLSFThreshold
+from sklearn_checks import EXPECTED_FAILED_CHECKS
 
 FAST = {"epochs": 10}
 
@@ -51,35 +52,7 @@ def clustered_data(seed=0, n=60, d=4, m=3, spread=3.0, noise=1.0):
 # scikit-learn estimator checks
 # ---------------------------------------------------------------------------------------------------------------
 
-# The generic checks build targets for single-output estimators: a 1-D y (here it must be a 2-D 0/1 label matrix)
-# with values such as 0, 1, 2. MetaLevelRanker rejects such a y with a ValueError at fit, so these checks stop at
-# their fit call for that reason alone; the properties they test (fit returns self, no parameter changes, dtypes,
-# sparse input, memory layouts, sample-order and subset invariance, 1 feature, predict on 1-D X) are re-tested
-# with a valid label matrix in ``test_sklearn_properties_with_a_label_matrix`` below.
-Y_IS_NOT_A_LABEL_MATRIX = "the check's generated y is not a 0/1 label matrix of shape (n, n_labels)"
-EXPECTED_FAILED_CHECKS = {
-    name: Y_IS_NOT_A_LABEL_MATRIX
-    for name in [
-        "check_fit_score_takes_y",
-        "check_estimators_overwrite_params",
-        "check_dont_overwrite_parameters",
-        "check_estimators_fit_returns_self",
-        "check_readonly_memmap_input",
-        "check_n_features_in_after_fitting",
-        "check_positive_only_tag_during_fit",
-        "check_estimators_dtypes",
-        "check_dtype_object",
-        "check_estimator_sparse_tag",
-        "check_estimator_sparse_array",
-        "check_estimator_sparse_matrix",
-        "check_f_contiguous_array_estimator",
-        "check_methods_sample_order_invariance",
-        "check_methods_subset_invariance",
-        "check_fit2d_1feature",
-        "check_dict_unchanged",
-        "check_fit2d_predict1d",
-    ]
-}
+# The checks the generic suite is expected to fail, and why: tests/sklearn_checks.py.
 
 
 @parametrize_with_checks(
