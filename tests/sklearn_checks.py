@@ -1,5 +1,5 @@
-"""The scikit-learn estimator checks that our multi-label estimators are expected to fail, and why (shared by the
-baseline and MetaLevelRanker tests).
+"""Checks shared by the baseline and MetaLevelRanker tests: the scikit-learn estimator checks our multi-label
+estimators are expected to fail (and why), and the errors they must give for bad input.
 
 The generic checks build targets for single-output estimators: a 1-D y (or one column) with values such as 0, 1, 2.
 Our estimators take a 0/1 label matrix Y of shape (n, n_labels) and reject other targets with a ValueError, so each
@@ -33,3 +33,28 @@ EXPECTED_FAILED_CHECKS = {
         "check_fit2d_predict1d",
     ]
 }
+
+
+def assert_bad_input_gives_clear_errors(est, X, Y, nan_above: float) -> None:
+    """The errors every multi-label estimator of the library gives for bad input, each naming the problem.
+
+    ``X`` has 60 rows; ``nan_above`` is a value above which some entries of ``X`` are turned into NaN.
+    """
+    import numpy as np
+    import pytest
+    from sklearn.base import clone
+
+    with pytest.raises(ValueError, match="X and Y must have the same number of rows .* 60 rows and Y with 59 rows"):
+        clone(est).fit(X, Y[:-1])
+    with pytest.raises(ValueError, match="minimum of 2 is required"):
+        clone(est).fit(X[:1], Y[:1])
+    with pytest.raises(ValueError, match=r"Y must contain only 0 and 1, got 2 at position \(0, 0\)"):
+        clone(est).fit(X, np.where(np.arange(Y.size).reshape(Y.shape) == 0, 2, Y))
+    with pytest.raises(ValueError, match="Y must be 2-D"):
+        clone(est).fit(X, Y[:, 0])
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        clone(est).fit(X, None)
+    with pytest.raises(ValueError, match="NaN"):
+        clone(est).fit(np.where(X > nan_above, np.nan, X), Y)
+    with pytest.raises(Exception, match="not fitted"):
+        clone(est).predict(X)
