@@ -197,15 +197,14 @@ def documents(draw):
     return tree, true, listed
 
 
-_SIMS: dict[int, pd.DataFrame] = {}
+_LAST: list = []  # [(tree, its BDM matrix)] of the last tree: hypothesis shrinks by re-running one example
 
 
 def _bdm(tree):
-    key = id(tree)
-    if key not in _SIMS:
-        _SIMS.clear()
-        _SIMS[key] = bdm_matrix(tree)
-    return _SIMS[key]
+    # keyed on the tree object itself (kept alive here): an id() of a collected tree can be reused by a new one
+    if not _LAST or _LAST[0][0] is not tree:
+        _LAST[:] = [(tree, bdm_matrix(tree))]
+    return _LAST[0][1]
 
 
 @settings(max_examples=150, deadline=None)
