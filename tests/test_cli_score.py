@@ -59,6 +59,10 @@ def expected_means(**kw):
 def parse_table(stdout: str) -> dict[str, list[float]]:
     rows = {}
     for line in stdout.splitlines()[2:]:
+        if set(line) == {"="}:  # the rule above the row of means
+            continue
+        if line.startswith("(mean of "):
+            line = "mean " + line.split(")", 1)[1]
         name, *values = line.split()
         rows[name] = [float(v) for v in values]
     return rows
@@ -189,7 +193,7 @@ def test_bad_tree_and_options_in_process(files, capsys):
     assert cli.main([*args, "--tree", str(files / "nope.yaml")]) == 2
     assert "nope.yaml: tree file not found" in capsys.readouterr().err
     assert cli.main([*args, "--tree", str(TREE), "--cutoff", "0"]) == 2
-    assert "--cutoff must be a positive integer, got 0" in capsys.readouterr().err
+    assert "--cutoff must be a positive integer, got '0'" in capsys.readouterr().err
     assert cli.main([*args, "--tree", str(TREE), "--threshold", "0.85"]) == 0
     out = capsys.readouterr().out
     rows = {line.split()[0]: [float(v) for v in line.split()[1:]] for line in out.splitlines()[2:]}
@@ -205,3 +209,137 @@ def test_non_finite_threshold_is_a_usage_error(files, capsys, value):
     assert cli.main([*args, f"--threshold={value}"]) == 2
     captured = capsys.readouterr()
     assert "labelrank: error: --threshold must be a finite number, got" in captured.err and captured.out == ""
+
+
+# ------------------------------------------------------------------------ regressions: no silent wrong answer
+README_TRUTH = "p1 AA01\np1 AA65\np2 BA\n"
+README_RUN = "p1 AA02 1 0.90\np1 AA01 2 0.80\np1 BA 3 0.40\np1 AA65 4 0.30\np2 BA 1 0.70\np2 BA-e1 2 0.60\n"
+
+
+def score_in_process(capsys, truth: Path, *runs: str, extra=()):
+    code = cli.main(["score", "--tree", str(TREE), "--truth", str(truth), *[a for r in runs for a in ("--run", r)],
+                     *extra])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("where", ["truth", "run", "both"])
+def test_a_utf8_byte_order_mark_changes_nothing(tmp_path, capsys, where):
+    """Windows editors start files with a BOM; it once turned document p1 into '\\ufeffp1' (A-Precision 0.4167)."""
+    bom = "\ufeff"
+    (tmp_path / "truth.txt").write_text((bom if where in ("truth", "both") else "") + README_TRUTH, encoding="utf-8")
+    (tmp_path / "run.txt").write_text((bom if where in ("run", "both") else "") + README_RUN, encoding="utf-8")
+    code, out, err = score_in_process(capsys, tmp_path / "truth.txt", str(tmp_path / "run.txt"))
+    assert code == 0 and err == ""
+    rows = parse_table(out)
+    assert rows["A-Precision"] == [0.75, 0.9195, 0.8129]
+
+
+def test_a_one_label_first_document_with_a_bom(tmp_path, capsys):
+    (tmp_path / "truth.txt").write_text("\ufeffp2 BA\np1 AA01\n", encoding="utf-8")
+    (tmp_path / "run.txt").write_text("p2 BA 1 0.9\n", encoding="utf-8")
+    code, out, err = score_in_process(capsys, tmp_path / "truth.txt", str(tmp_path / "run.txt"))
+    assert code == 0 and err == "" and parse_table(out)["A-Precision"][0] == 0.5
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ("\ufeffp1 AA01\n".encode("utf-16"), "is UTF-16"),
+        ("p1 AA01\n\ufeffp1 AA65\n".encode("utf-8"), "truth.txt:2: a byte-order mark (U+FEFF) inside the truth file"),
+        (b"p1 AA01\np1 \xff\n", "truth.txt:2: the truth file is not UTF-8"),
+    ],
+)
+def test_other_encodings_and_a_stray_bom_are_named(tmp_path, capsys, data, message):
+    (tmp_path / "truth.txt").write_bytes(data)
+    (tmp_path / "run.txt").write_text(README_RUN)
+    code, out, err = score_in_process(capsys, tmp_path / "truth.txt", str(tmp_path / "run.txt"))
+    assert code == 2 and out == "" and message in err
+
+
+def test_repeated_run_options_score_every_run(tmp_path, capsys):
+    """``--run a --run b`` once scored only b."""
+    (tmp_path / "truth.txt").write_text(README_TRUTH)
+    (tmp_path / "a.txt").write_text(README_RUN)
+    (tmp_path / "b.txt").write_text("p1 AA01 1 0.9\n")
+    (tmp_path / "c.txt").write_text("p2 BA 1 0.9\n")
+    code, out, _ = score_in_process(capsys, tmp_path / "truth.txt", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"),
+                                    extra=["--run", str(tmp_path / "c.txt")])
+    assert code == 0
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("run: ")] == [
+        str(tmp_path / n) for n in ("a.txt", "b.txt", "c.txt")]
+
+
+def test_a_document_called_mean_keeps_its_row(tmp_path, capsys):
+    (tmp_path / "truth.txt").write_text("mean AA01\np2 BA\n")
+    (tmp_path / "run.txt").write_text("mean AA01 1 0.9\np2 AA01 1 0.9\n")
+    code, out, _ = score_in_process(capsys, tmp_path / "truth.txt", str(tmp_path / "run.txt"), extra=["--per-doc"])
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[2].split()[0] == "mean" and lines[2].split()[1] == "1.0000"  # the document
+    assert lines[3].split()[0] == "p2" and set(lines[4]) == {"="}
+    assert lines[5].startswith("(mean of 2)") and lines[5].split()[3] == "0.5000"
+
+
+def test_ranks_and_scores_that_disagree_give_a_warning_with_a_count(tmp_path, capsys):
+    (tmp_path / "truth.txt").write_text("d1 AA01\nd2 BA\nd3 BA\n")
+    (tmp_path / "run.txt").write_text("d1 BA 2 0.9\nd1 AA01 1 0.1\nd2 BA 1 0.9\nd2 AA01 2 0.5\nd3 BA 1 0.2\n"
+                                      "d3 AA01 2 0.7\n")
+    code, out, err = score_in_process(capsys, tmp_path / "truth.txt", str(tmp_path / "run.txt"))
+    assert code == 0 and "ranks and scores disagree in 2 of 3 documents" in err and "--order rank" in err
+    assert parse_table(out)["A-Precision"][0] == 1.0
+    code, out, err = score_in_process(capsys, tmp_path / "truth.txt", str(tmp_path / "run.txt"),
+                                      extra=["--order", "score"])
+    assert code == 0 and "disagree in 2 of 3 documents" in err and "--order score" in err
+    assert parse_table(out)["A-Precision"][0] == pytest.approx((0.5 + 1 + 0.5) / 3, abs=5e-5)  # d1, d3 reversed
+
+
+def test_order_score_breaks_ties_by_label_descending_and_ignores_the_rank_column(tmp_path):
+    (tmp_path / "run.txt").write_text("d1 AA 0 0.9\nd1 AA01 1 0.5\nd1 BA 1 0.5\nd1 AA65 7 0.5\nd1 BB -3 0.1\n")
+    run = read_run(tmp_path / "run.txt", LABELS, {"d1"}, order="score")
+    assert run.ranking["d1"] == ["AA", "BA", "AA65", "AA01", "BB"]
+    with pytest.raises(UsageError, match="rank '0' is not a positive integer"):
+        read_run(tmp_path / "run.txt", LABELS, {"d1"}, order="rank")
+
+
+@pytest.mark.parametrize(
+    "rank, score, message",
+    [
+        ("1_0", "0.5", "rank '1_0' is not a positive integer"),
+        ("\u0661", "0.5", "rank '\u0661' is not a positive integer"),
+        ("1", "0_5", "score '0_5' is not a finite number"),
+        ("1", "\u0661", "score '\u0661' is not a finite number"),
+        ("1", "0x10", "score '0x10' is not a finite number"),
+        ("1", "infinity", "score 'infinity' is not a finite number"),
+        ("1", "1e999", "score '1e999' is not a finite number"),
+    ],
+)
+def test_numbers_are_ascii_decimals_only(tmp_path, rank, score, message):
+    """Python's int() and float() read '1_0' as 10 and Arabic-Indic digits as digits."""
+    (tmp_path / "run.txt").write_text(f"p1 AA01 {rank} {score}\n", encoding="utf-8")
+    with pytest.raises(UsageError, match=message):
+        read_run(tmp_path / "run.txt", LABELS, {"p1"})
+
+
+@pytest.mark.parametrize("option, value", [("--cutoff", "1_0"), ("--top", "\u0662"), ("--threshold", "0_5")])
+def test_options_are_parsed_as_strictly_as_the_files(files, capsys, option, value):
+    code, out, err = score_in_process(capsys, files / "truth.txt", str(files / "run.txt"), extra=[option, value])
+    assert code == 2 and out == "" and f"{option} must be" in err and repr(value) in err
+
+
+def test_a_huge_line_gives_a_short_message(files, capsys):
+    (files / "run.txt").write_text("p1 " + "A" * 1_000_000 + " 1 0.5\n")
+    code, _, err = score_in_process(capsys, files / "truth.txt", str(files / "run.txt"))
+    assert code == 2 and len(err) < 300 and "1,000,000 characters" in err
+
+
+def test_a_closed_stdout_ends_quietly(files):
+    """``labelrank score ... | head -1`` once ended in a BrokenPipeError traceback."""
+    big_truth = "".join(f"d{i} AA01\n" for i in range(3000))
+    (files / "truth.txt").write_text(big_truth)
+    cmd = (f"{sys.executable} -m labelrank.cli score --tree {TREE} --truth {files / 'truth.txt'} "
+           f"--run {files / 'run.txt'} --per-doc | head -1")
+    (files / "run.txt").write_text("d0 AA01 1 0.9\n")
+    res = subprocess.run(["bash", "-c", f"set -o pipefail; {cmd}"], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert res.stdout.startswith("run: ") and res.stderr == "" and res.returncode == 141

@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from labelrank._paths import data_dir
 from labelrank.cost import (
     bdm,
+    BDMIndex,
     bdm_matrix,
+    bdm_pairs,
     bdm_terms,
     common_ancestor_height,
     la_terms,
@@ -229,6 +231,38 @@ def test_bdm_matrix_equals_pairwise_on_random_trees():
         P = pairwise_matrix(t, bdm, labels=labels)
         assert list(M.index) == labels and list(M.columns) == labels
         np.testing.assert_allclose(M.to_numpy(), P.to_numpy(), atol=1e-12)
+
+
+def test_bdm_pairs_equal_the_matrix_and_the_definition_on_random_trees_and_dags():
+    """The pair path (what ``labelrank score`` uses) against bdm_matrix and the per-pair definition."""
+    rng = np.random.default_rng(11)
+    for trial in range(60):
+        t = random_tree(rng, int(rng.integers(1, 60)), dag=trial % 3 == 0)
+        M = bdm_matrix(t)
+        labels = np.array(t.labels)
+        keys = rng.choice(labels, size=50)
+        responses = np.where(rng.random(50) < 0.1, keys, rng.choice(labels, size=50))
+        got = bdm_pairs(t, keys, responses)
+        assert got.tolist() == [M.loc[k, r] for k, r in zip(keys, responses)]  # bit for bit
+        np.testing.assert_allclose(got, [bdm(t, k, r) for k, r in zip(keys, responses)], atol=1e-12)
+        # integer label indices, any shape
+        idx = BDMIndex(t)
+        ki = np.array([t.index(k) for k in keys]).reshape(5, 10)
+        ri = np.array([t.index(r) for r in responses]).reshape(5, 10)
+        assert idx.pairs(ki, ri).reshape(-1).tolist() == got.tolist()
+
+
+def test_bdm_pairs_on_a_deep_chain_and_bad_input():
+    parents = {"n0": None, **{f"n{i}": f"n{i - 1}" for i in range(1, 40)}, "x": "n20"}
+    t = LabelTree.from_parents(parents)
+    assert bdm_pairs(t, ["n39", "x"], ["x", "x"]).tolist() == pytest.approx([bdm(t, "n39", "x"), 1.0])
+    with pytest.raises(ValueError, match="'nope'"):
+        bdm_pairs(t, ["nope"], ["x"])
+    with pytest.raises(ValueError, match="same shape"):
+        bdm_pairs(t, ["x", "n1"], ["x"])
+    with pytest.raises(ValueError, match="label index 41, outside 0 .. 40"):
+        BDMIndex(t).pairs(np.array([41]), np.array([0]))
+    assert bdm_pairs(t, [], []).shape == (0,)
 
 
 def test_path_distance_equals_graph_bfs():

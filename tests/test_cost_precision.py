@@ -400,3 +400,58 @@ def test_helpers():
 def test_validation_messages(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# ------------------------------------------------------------------- scoring without the tree's matrix
+def _random_lists(rng, labels, n_docs, max_len):
+    return [list(rng.choice(labels, size=int(rng.integers(0, max_len + 1)), replace=False)) for _ in range(n_docs)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_scorer_from_tree_equals_the_matrix_scorer(seed):
+    """``from_tree`` computes BDM per needed pair; the numbers are those of the dense BDM matrix, bit for bit."""
+    rng = np.random.default_rng(seed)
+    parents = {"r": None}
+    for i in range(1, 80):
+        parents[f"n{i}"] = "r" if i < 4 else f"n{int(rng.integers(1, i))}"
+    if seed % 2:
+        parents["dag"] = ["n5", "n9"]
+    tree = LabelTree.from_parents(parents)
+    labels = list(tree.labels)
+    truth = [lst or [labels[1]] for lst in _random_lists(rng, labels, 40, 5)]
+    ranking, assigned = _random_lists(rng, labels, 40, 30), _random_lists(rng, labels, 40, 6)
+    dense, lazy = CostScorer(bdm_matrix(tree)), CostScorer.from_tree(tree)
+    for kw in ({}, {"cutoff": 7}, {"recall": "binary"}, {"per_document": True}):
+        pd.testing.assert_frame_equal(lazy.score(truth, ranking, assigned, **kw),
+                                      dense.score(truth, ranking, assigned, **kw), check_exact=True)
+    pd.testing.assert_frame_equal(lazy.score(truth[:8], ranking[:8], assigned[:8], low_rule="matching"),
+                                  dense.score(truth[:8], ranking[:8], assigned[:8], low_rule="matching"),
+                                  check_exact=True)
+    assert lazy._matrix is None  # scoring never built the matrix
+    np.testing.assert_array_equal(lazy.matrix, dense.matrix)
+    sub = CostScorer.from_tree(tree, labels=labels[10:30])
+    pd.testing.assert_frame_equal(sub.score([labels[10:12]], [labels[12:20]]),
+                                  CostScorer(bdm_matrix(tree, labels[10:30])).score([labels[10:12]], [labels[12:20]]),
+                                  check_exact=True)
+
+
+def test_a_large_tree_is_scored_without_its_matrix():
+    """40,000 labels: the matrix would be 12.8 GB; the pairs a run holds are a few thousand."""
+    rng = np.random.default_rng(0)
+    n = 40_000
+    parents = {"r": None, **{f"n{i}": "r" if i < 20 else f"n{i // 5}" for i in range(1, n)}}
+    tree = LabelTree.from_parents(parents)
+    labels = np.array(tree.labels)
+    truth = [list(rng.choice(labels, 3, replace=False)) for _ in range(200)]
+    ranking = [list(rng.choice(labels, 20, replace=False)) for _ in range(200)]
+    scorer = CostScorer.from_tree(tree)
+    table = scorer.score(truth, ranking, [r[:3] for r in ranking], per_document=True)
+    assert scorer._matrix is None and table.notna().all().all()
+    for d in (0, 7, 199):  # against the per-document definitions on the labels the document holds
+        used = sorted(set(ranking[d]) | set(truth[d]))
+        sim = pd.DataFrame([[bdm(tree, a, b) for b in used] for a in used], index=used, columns=used)
+        for v in cp.VARIANTS:
+            expected_ap = a_precision(truth[d], ranking[d], sim, v)
+            expected_rp = r_precision(truth[d], ranking[d], sim, v)
+            assert table.loc[d, ("A-Precision", v)] == pytest.approx(expected_ap, abs=1e-12)
+            assert table.loc[d, ("R-Precision", v)] == pytest.approx(expected_rp, abs=1e-12)

@@ -718,3 +718,17 @@ def test_cli_data_fetch(capsys):
     assert main(["data", "fetch", "emotions", "vowel"]) == 0
     out = capsys.readouterr().out
     assert "emotions: verified in" in out and "vowel: verified in" in out
+
+
+def test_an_unwritable_cache_still_loads_from_the_mirror(tmp_path, monkeypatch):
+    """A read-only or unusable cache folder once made ``load`` fail with joblib's PermissionError traceback, though
+    the files come from the mirror; now the data set is parsed without caching, with a warning naming the folder."""
+    need("emotions")
+    expected = datasets.load("emotions", "train")
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / "a-file" / "cache"))  # no folder can be made there
+    with pytest.warns(RuntimeWarning, match=r"a-file/cache/parsed cannot be written .*parsed without caching"):
+        X, Y, names = datasets.load("emotions", "train")
+    np.testing.assert_array_equal(X, expected[0])
+    np.testing.assert_array_equal(Y, expected[1])
+    assert names == expected[2]

@@ -354,3 +354,153 @@ def test_convergence_warnings_are_counted_not_printed(recwarn):
         warnings.warn("stopped", ConvergenceWarning)
         warnings.warn("something else", RuntimeWarning)
     assert caught.count == 1 and [w.category for w in recwarn] == [RuntimeWarning]
+
+
+# ---- the run record under concurrent writers and damage -------------------------------------------------------------
+
+
+def _record_many(cache_folder: str, n: int) -> None:
+    """A separate process appending ``n`` runs to the quick profile's run record."""
+    import os
+
+    os.environ["LABELRANK_CACHE"] = cache_folder
+    from labelrank import experiments
+
+    mem = type("Mem", (), {"peak": 2**20, "peak_rusage": 2**20})()
+    for _ in range(n):
+        experiments._record_run(proto(), ("synthetic",), "test", 0.0, 1.0, mem, 0.0, 1)
+
+
+def test_concurrent_run_records_lose_nothing(cache):
+    """4 writers at once once left the record unparsable in 4 of 5 trials; now every record is kept."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    workers = [ctx.Process(target=_record_many, args=(str(cache), 15)) for _ in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(120)
+        assert w.exitcode == 0
+    runs = json.loads(ex._run_info_path("quick").read_text())["runs"]
+    assert len(runs) == 60
+    assert not list(ex._run_info_path("quick").parent.glob("*.part"))  # no temporary file left behind
+
+
+def test_a_damaged_run_record_is_set_aside_with_a_warning(cache):
+    path = ex._run_info_path("quick")
+    path.parent.mkdir(parents=True)
+    path.write_text('{"profile": "quick", "runs": [{"wall')
+    with pytest.warns(RuntimeWarning, match="could not be read .*JSONDecodeError.*set aside as run_info_quick"):
+        assert ex.run_info("quick") == {"profile": "quick", "runs": []}
+    assert not path.exists() and len(list(path.parent.glob("run_info_quick.json.damaged-*"))) == 1
+    _record_many(str(cache), 1)
+    assert len(ex.run_info("quick")["runs"]) == 1
+    path.write_text("[1, 2]")
+    with pytest.warns(RuntimeWarning, match="it holds list"):
+        assert ex.run_info("quick")["runs"] == []
+
+
+@pytest.mark.skipif(not __import__("os").environ.get("LABELRANK_DATA"), reason="needs the data mirror (LABELRANK_DATA)")
+def test_quick_profile_results_are_identical_for_any_number_of_workers(tmp_path, monkeypatch):
+    """The quick profile's whole results table, from empty caches, with 1, 2 and 3 workers: the same bits."""
+    tables = []
+    for jobs in (1, 2, 3):
+        monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / f"jobs{jobs}"))
+        monkeypatch.setenv("LABELRANK_N_JOBS", str(jobs))
+        ex._load_data.cache_clear()
+        tables.append(ex.results("quick", progress=False).drop(columns=["fit_seconds"]))
+    ex._load_data.cache_clear()
+    for table in tables[1:]:
+        pd.testing.assert_frame_equal(table, tables[0], check_exact=True)
+
+
+# ---- the command line and the worker processes ------------------------------------------------------------------------
+
+
+def test_command_line_bad_input_is_one_line_and_exit_code_2(tmp_path, monkeypatch, capsys):
+    from labelrank import datasets
+
+    assert ex.main(["--profile", "quick", "--datasets", "bogus"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error: --datasets: 'bogus' not in the quick profile" in err
+    mirror = tmp_path / "mirror"
+    for f in datasets.REGISTRY["emotions"].files:  # a damaged mirror: every file has the wrong bytes
+        (mirror / datasets.REGISTRY["emotions"].folder / f.path).parent.mkdir(parents=True, exist_ok=True)
+        (mirror / datasets.REGISTRY["emotions"].folder / f.path).write_text("damaged\n")
+    monkeypatch.setenv("LABELRANK_DATA", str(mirror))
+    monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / "cache"))
+    ex._load_data.cache_clear()
+    assert ex.main(["--profile", "quick", "--datasets", "emotions"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error:" in err and "sha256" in err.lower() and "Traceback" not in err
+    ex._load_data.cache_clear()
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / "file" / "cache"))
+    assert ex.main(["--profile", "quick"]) == 2
+    assert "the experiment cache" in capsys.readouterr().err
+
+
+def _worker_task(seconds: float) -> int:
+    import os
+    import time
+
+    from labelrank import experiments
+
+    experiments._start_task(1)
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def _children(pid: int) -> list[int]:
+    from pathlib import Path
+
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/proc"), reason="reads /proc")
+def test_workers_exit_soon_after_their_parent_is_killed(tmp_path):
+    """After a SIGKILL of a run's parent process, two 277 MB workers once lingered for minutes."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import joblib, sys, time\n"
+        "sys.path.insert(0, %r)\n"
+        "from test_experiments import _worker_task\n"
+        "print(joblib.Parallel(n_jobs=2)(joblib.delayed(_worker_task)(s) for s in (0.1, 0.1)), flush=True)\n"
+        "joblib.Parallel(n_jobs=2)(joblib.delayed(_worker_task)(60) for _ in range(2))\n" % str(
+            __import__("pathlib").Path(__file__).parent))
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        workers = set(eval(proc.stdout.readline()))  # the two worker pids, each now watching its parent
+        assert len(workers) == 2 and workers <= set(_children(proc.pid))
+        time.sleep(1.0)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        def running(pid):  # a zombie (exited, not yet reaped by whoever adopted it) is not running
+            try:
+                return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+            except OSError:
+                return False
+
+        deadline = time.time() + 10
+        while time.time() < deadline and any(running(w) for w in workers):
+            time.sleep(0.2)
+        alive = [w for w in workers if running(w)]
+        assert not alive, f"workers {alive} outlived their parent by 10 s"
+    finally:
+        if proc.poll() is None:
+            proc.kill()

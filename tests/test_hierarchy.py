@@ -336,3 +336,49 @@ def test_every_small_tree_shape_builds():
         parents = {"n0": None, **{f"n{i + 1}": f"n{p}" for i, p in enumerate(ps)}}
         t = LabelTree.from_parents(parents)
         assert len(t.leaves) >= 1 and t.max_depth == max(t.depth(x) for x in t)
+
+
+# ---- hostile tree files ---------------------------------------------------------------------------------------------
+
+
+def _laughs(levels: int = 25) -> str:
+    text = 'l0: &l0 ["a", "a", "a", "a", "a", "a", "a", "a", "a"]\n'
+    for i in range(1, levels):
+        text += f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]\n"
+    return text
+
+
+@pytest.mark.parametrize("where", ["top", "metadata"])
+def test_yaml_aliases_are_rejected_at_once(tmp_path, where):
+    """A "billion laughs" tree file once took over 40 s and 2.3 GB while building its error message."""
+    import time
+
+    text = _laughs() + "r: null\n"
+    if where == "metadata":
+        text = "meta:\n" + "".join(f"  {line}\n" for line in _laughs().splitlines()) + "parents:\n  r: null\n"
+    (tmp_path / "t.yaml").write_text(text)
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"YAML aliases \(\*name\) are not allowed in a tree file") as info:
+        LabelTree.from_file(tmp_path / "t.yaml")
+    assert time.perf_counter() - start < 2 and len(str(info.value)) < 300
+
+
+def test_a_tree_file_may_start_with_a_byte_order_mark(tmp_path):
+    (tmp_path / "t.yaml").write_bytes("\ufeffr: null\na: r\n".encode("utf-8"))
+    assert LabelTree.from_file(tmp_path / "t.yaml").labels == ("r", "a")
+    (tmp_path / "t16.yaml").write_bytes("r: null\na: r\n".encode("utf-16"))  # with its BOM
+    assert LabelTree.from_file(tmp_path / "t16.yaml").labels == ("r", "a")
+
+
+def test_error_messages_about_huge_labels_stay_short(tmp_path):
+    huge = "x" * 1_000_000
+    cases = [
+        f"r: null\na: {huge}\n",  # unknown parent, 1 MB long
+        f"r: null\n{huge}: r\n{huge}: r\n",  # duplicate label
+        "r: null\n" + "".join(f"c{i}: p{i}\n" for i in range(100_000)),  # 100,000 unknown parents
+    ]
+    for text in cases:
+        (tmp_path / "t.yaml").write_text(text)
+        with pytest.raises(ValueError) as info:
+            LabelTree.from_file(tmp_path / "t.yaml")
+        assert len(str(info.value)) < 400, str(info.value)[:200]

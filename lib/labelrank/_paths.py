@@ -38,3 +38,42 @@ def cache_dir() -> Path:
     import pooch
 
     return Path(pooch.os_cache("labelrank"))
+
+
+def unwritable_reason(folder: Path) -> str | None:
+    """Why files cannot be created in ``folder`` (made if missing), or None if they can.
+
+    Tried, not inferred from permission bits: a read-only file system, a path through a regular file, or a folder
+    the user may not write all show up here (``os.access`` says yes to root even on a read-only mount).
+    """
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".write-test-")
+        os.close(fd)
+        os.unlink(name)
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc.strerror or exc}"
+    return None
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader sees the old file or the new one, never a part of either.
+
+    The text goes to a temporary file of its own in the same folder, which then replaces ``path`` (``os.replace``
+    is atomic within a file system); an interrupted write leaves ``path`` as it was and removes the temporary file.
+    """
+    import tempfile
+
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".part")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -15,7 +15,8 @@ The public helpers are
 * :func:`check_positive_int` -- an integer hyper-parameter such as ``k``;
 * :func:`check_real` -- a real hyper-parameter such as ``C`` or ``tol``, optionally within bounds;
 * :func:`check_choice` -- one of a fixed set of options such as ``split`` or ``variant``;
-* :func:`check_fit_input` -- the ``(X, Y)`` pair of an estimator's ``fit`` (``X`` dense or CSR, ``Y`` 0/1).
+* :func:`check_fit_input` -- the ``(X, Y)`` pair of an estimator's ``fit`` (``X`` dense or CSR, ``Y`` 0/1);
+* :func:`check_magnitude` -- entries of ``X`` small enough for float64 squared distances.
 
 Scalar checkers raise :class:`TypeError` for a value of the wrong kind (a string, ``None``, a ``bool`` where a number
 is expected) and :class:`ValueError` for a value of the right kind outside the allowed set (NaN included).
@@ -23,6 +24,7 @@ is expected) and :class:`ValueError` for a value of the right kind outside the a
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Sequence
 from numbers import Integral, Real
 from typing import Any
@@ -41,13 +43,37 @@ __all__ = [
     "check_real",
     "check_choice",
     "check_fit_input",
+    "check_magnitude",
 ]
 
 
+def _bounded_repr() -> reprlib.Repr:
+    r = reprlib.Repr()
+    r.maxlevel, r.maxstring, r.maxother = 3, 60, 60
+    r.maxlist = r.maxtuple = r.maxdict = r.maxset = r.maxfrozenset = r.maxdeque = r.maxarray = 6
+    return r
+
+
+_REPR = _bounded_repr()
+
+
 def _describe(value: Any, limit: int = 60) -> str:
-    """A short ``repr`` of ``value`` for error messages."""
-    text = repr(value)
+    """A short ``repr`` of ``value`` for error messages, at most ``limit`` characters.
+
+    The text is built with :mod:`reprlib`, which looks at a few items of a few levels only, so describing a huge
+    or deeply shared object (a YAML "billion laughs" structure, a 1 MB string) costs little time and memory.
+    """
+    if isinstance(value, (str, bytes)) and len(value) > limit:
+        value = value[:limit]
+    text = repr(value) if isinstance(value, (int, float, str, bytes, type(None))) else _REPR.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """``text`` cut to at most ``limit`` characters (with a note of the full length), for quoting user input."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 30]}... ({len(text):,} characters)"
 
 
 def as_2d_array(X: Any, name: str = "X") -> np.ndarray:
@@ -304,6 +330,45 @@ def check_choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
     raise ValueError(f"{name} must be one of {tuple(choices)}, got {_describe(value)}")
 
 
+def check_magnitude(X: Any, name: str = "X") -> None:
+    """Raise :class:`ValueError` if the entries of a finite ``X`` are too large for float64 distances and norms.
+
+    Distances, norms and dot products of rows sum squares: with ``d`` features and entries up to ``M`` in absolute
+    value a squared distance reaches ``4 d M^2``, which must stay below the largest float64 (about 1.8e308). Past
+    that, the kNN-based estimators and the meta-level features would compute inf and NaN and go on silently;
+    this check stops them with the largest entry, its position and the bound. (Values below the bound but far from
+    1, such as 1e100, are computed correctly; rescaling X is still the better habit.)
+
+    Examples
+    --------
+    >>> check_magnitude(np.array([[1e160, 0.0]]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: X holds 1e+160 at position (0, 0): its squared distances overflow float64 (with 2 features ...
+    """
+    values = X.data if sp.issparse(X) else np.asarray(X)
+    if values.size == 0:
+        return
+    n_features = X.shape[1] if len(X.shape) == 2 else 1
+    bound = float(np.sqrt(np.finfo(np.float64).max / (4.0 * n_features)))
+    biggest = float(np.max(np.abs(values)))
+    if biggest < bound:
+        return
+    if sp.issparse(X):
+        coo = X.tocoo()
+        p = int(np.argmax(np.abs(coo.data)))
+        where = (int(coo.row[p]), int(coo.col[p]))
+        value = float(coo.data[p])
+    else:
+        where = tuple(int(i) for i in np.unravel_index(int(np.argmax(np.abs(values))), values.shape))
+        value = float(values[where])
+    raise ValueError(
+        f"{name} holds {value:.3g} at position {where}: its squared distances overflow float64 (with {n_features:,} "
+        f"features every |x| must stay below {bound:.2g}); rescale {name}, e.g. divide it by its largest absolute "
+        "value"
+    )
+
+
 def check_fit_input(
     estimator: Any, X: Any, Y: Any, *, ensure_min_samples: int = 1
 ) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
@@ -342,6 +407,7 @@ def check_fit_input(
                       ensure_all_finite=False)
     if not np.isfinite(X.data if sp.issparse(X) else X).all():  # the words scikit-learn's checks look for: NaN, inf
         raise ValueError("X must be finite, got NaN or infinite entries")
+    check_magnitude(X, "X")
     Y = check_label_matrix(Y, "Y")
     if Y.shape[0] != X.shape[0]:
         raise ValueError(

@@ -61,8 +61,8 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from labelrank._validation import (check_choice, check_fit_input, check_label_matrix, check_positive_int, check_real,
-                                    multilabel_tags)
+from labelrank._validation import (check_choice, check_fit_input, check_label_matrix, check_magnitude,
+                                    check_positive_int, check_real, multilabel_tags)
 from labelrank.pairwise_svm import fit_pairwise_hinge
 from labelrank.threshold import LLSFThreshold
 
@@ -108,6 +108,7 @@ class _MultiLabelBaseline(BaseEstimator):
         """Label scores of shape (n, n_labels), higher = more relevant."""
         check_is_fitted(self, "threshold_")
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        check_magnitude(X, "X")
         return self._scores(X)
 
     def predict(self, X: Any) -> np.ndarray:

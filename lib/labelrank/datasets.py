@@ -24,6 +24,7 @@ import os
 import re
 import tarfile
 import tempfile
+import warnings
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from labelrank._paths import cache_dir
+from labelrank._paths import cache_dir, unwritable_reason
 from labelrank._validation import check_choice
 
 __all__ = [
@@ -492,8 +493,18 @@ def _cached(func, name: str, *args):
     The cache key is the data set's file hashes and ``_PARSE_VERSION`` (passed as the keyword arguments
     ``hashes`` and ``version``, which the parsers accept and ignore), not the folder, so the mirror and a download
     share one entry and a changed file is re-parsed.
+
+    If the cache folder cannot be written (a read-only or shared cache), the data set is parsed without caching,
+    with a warning that names the folder: the data themselves come from the mirror or the download folder.
     """
     folder, hashes = _file_hashes(name)
+    parsed = cache_dir() / "parsed"
+    reason = unwritable_reason(parsed)
+    if reason is not None:
+        warnings.warn(f"the cache folder {parsed} cannot be written ({reason}); {name} is parsed without caching. "
+                      "Set LABELRANK_CACHE to a writable folder to keep parsed data sets", RuntimeWarning,
+                      stacklevel=3)
+        return func(folder, *args, hashes=hashes, version=_PARSE_VERSION)
     return _memory().cache(func, ignore=["folder"])(folder, *args, hashes=hashes, version=_PARSE_VERSION)
 
 

@@ -83,6 +83,7 @@ import itertools
 import json
 import os
 import resource
+import sys
 import threading
 import time
 import warnings
@@ -101,7 +102,7 @@ from tqdm import tqdm
 
 import labelrank
 from labelrank import datasets
-from labelrank._paths import cache_dir
+from labelrank._paths import cache_dir, unwritable_reason, write_text_atomic
 from labelrank.metrics import METRICS, evaluate
 from labelrank.metrics.significance import compare
 from labelrank.profile import get_profile
@@ -644,19 +645,48 @@ def _fit_outputs(dataset: str, method: str, features: str, params: dict, thresho
     return Y_eval, np.asarray(scores, dtype=np.float64), np.asarray(pred, dtype=np.int8), caught.count
 
 
-def _limit_threads(threads: int) -> None:
-    """Numba's thread count inside one task (joblib already limits BLAS threads in its workers)."""
+def _start_task(threads: int) -> None:
+    """Set up the process that runs one task: numba's thread count (joblib already limits BLAS threads in its
+    workers), and in a joblib worker a watch on the parent process (:func:`_exit_with_parent`)."""
     try:
         import numba
 
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     except (ImportError, ValueError):  # pragma: no cover - numba is a dependency
         pass
+    _exit_with_parent()
+
+
+_WATCHED_PARENT: list[int] = []  # the parent process a worker watches, once its watch has started
+
+
+def _exit_with_parent(poll: float = 0.5) -> None:
+    """In a joblib (loky) worker process: exit within ``poll`` seconds of the parent process's death.
+
+    A worker whose parent was killed (SIGKILL, an out-of-memory kill) would otherwise finish its task, several
+    minutes for a large fit, then wait out loky's idle timeout (300 s), holding its memory all along. A daemon
+    thread compares ``os.getppid()`` with the parent seen at the first task; when the parent is gone the worker is
+    re-parented and the thread ends it with ``os._exit``. Does nothing in the main process (where the parent is a
+    shell or a notebook server, whose exit must not end a run started with ``nohup``) or in other kinds of worker.
+    """
+    from joblib.externals.loky import process_executor
+
+    if _WATCHED_PARENT or process_executor._CURRENT_DEPTH < 1:
+        return
+    parent = os.getppid()
+    _WATCHED_PARENT.append(parent)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll)
+        os._exit(70)  # EX_SOFTWARE: nobody is left to receive the result
+
+    threading.Thread(target=watch, name="labelrank-parent-watch", daemon=True).start()
 
 
 def _cv_point_uncached(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple, fold: int,
                        version: str, proto: Protocol, threads: int) -> dict[str, float]:
-    _limit_threads(threads)
+    _start_task(threads)
     t0, c0 = time.perf_counter(), time.process_time()
     Y_eval, scores, pred, n_warn = _fit_outputs(dataset, method, features, dict(params_key), "default", fold, proto)
     out = evaluate(Y_eval, scores, pred)
@@ -668,7 +698,7 @@ def _cv_point_uncached(dataset: str, data_key: tuple, method: str, features: str
 
 def _test_point_uncached(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple,
                          threshold: str, version: str, proto: Protocol, threads: int):
-    _limit_threads(threads)
+    _start_task(threads)
     t0, c0 = time.perf_counter(), time.process_time()
     _, scores, pred, n_warn = _fit_outputs(dataset, method, features, dict(params_key), threshold, -1, proto)
     return {"scores": scores, "pred": pred, "n_warnings": n_warn, "seconds": time.perf_counter() - t0,
@@ -998,7 +1028,7 @@ def _splitting_fold(dataset: str, data_key: tuple, method: str, params_key: tupl
                     version: str, proto: Protocol, threads: int) -> dict[str, dict[str, float]]:
     from labelrank.threshold import LLSFThreshold
 
-    _limit_threads(threads)
+    _start_task(threads)
     X_fit, Y_fit, X_val, Y_val = _split(dataset, proto, fold)
     params = dict(params_key)
     out = {}
@@ -1070,7 +1100,7 @@ def _llsf_inputs_fold(dataset: str, data_key: tuple, method: str, params_key: tu
                       proto: Protocol, threads: int) -> dict[str, dict[str, float]]:
     from labelrank.threshold import LLSFThreshold
 
-    _limit_threads(threads)
+    _start_task(threads)
     _, Y_fit, _, Y_val = _split(dataset, proto, fold)
     with _ConvergenceWarnings():
         est, Zf, Zv = fit_ranker(dataset, method, dict(params_key), fold, proto)
@@ -1211,12 +1241,31 @@ def run_info(profile: str | None = None) -> dict[str, Any]:
     ``peak_rusage_mb`` (``ru_maxrss`` of the process plus that of its largest finished child), ``n_jobs``,
     ``cpu_count``, ``code_version``, ``results_computed`` (cache entries written: a cold run writes all of them)
     and ``load`` (the 1-minute load average when the run started: how busy the machine already was).
+
+    A record that cannot be read (damaged by hand, or written by another program) is renamed to
+    ``run_info_<profile>.json.damaged-<time>`` with a warning, and an empty record is returned: the run record is
+    bookkeeping, and never stops an experiment or a chapter.
     """
     profile = get_profile() if profile is None else profile
     path = _run_info_path(profile)
-    if not path.is_file():
-        return {"profile": profile, "runs": []}
-    return json.loads(path.read_text(encoding="utf-8"))
+    empty: dict[str, Any] = {"profile": profile, "runs": []}
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(info, dict) and isinstance(info.get("runs"), list):
+            return info
+        problem = f"it holds {type(info).__name__}, not a record with a list of runs"
+    except FileNotFoundError:
+        return empty
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        problem = f"{type(exc).__name__}: {exc}"
+    aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}")
+    try:
+        os.replace(path, aside)
+    except FileNotFoundError:  # another process set it aside first
+        pass
+    warnings.warn(f"the run record {path} could not be read ({problem}); it was set aside as {aside.name} and "
+                  "a new record is started", RuntimeWarning, stacklevel=2)
+    return empty
 
 
 def results(profile: str | Protocol | None = None, *, datasets: Sequence[str] | None = None,
@@ -1325,9 +1374,13 @@ def _cache_size() -> int:
 
 def _record_run(proto: Protocol, names: tuple[str, ...], what: str, started: float, wall: float, mem: _PeakMemory,
                 load: float, computed: int) -> None:
+    """Append one run to the run record: read, change and replace the file under a lock (several runs may end at
+    once), the new file written whole before it replaces the old (:func:`labelrank._paths.write_text_atomic`)."""
+    from filelock import FileLock
+
     path = _run_info_path(proto.profile)
-    info = run_info(proto.profile)
-    info["runs"].append({
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {
         "profile": proto.profile,
         "what": what,
         "datasets": list(names),
@@ -1340,9 +1393,11 @@ def _record_run(proto: Protocol, names: tuple[str, ...], what: str, started: flo
         "results_computed": computed,
         "load": round(load, 2),
         "cpu_count": os.cpu_count(),
-    })
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(info, indent=1), encoding="utf-8")
+    }
+    with FileLock(path.with_name(path.name + ".lock")):
+        info = run_info(proto.profile)
+        info["runs"].append(record)
+        write_text_atomic(path, json.dumps(info, indent=1))
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -1455,12 +1510,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profile", choices=("quick", "full"), default=None)
     parser.add_argument("--datasets", nargs="*", default=None, help="a subset of the profile's data sets")
     args = parser.parse_args(argv)
+    try:
+        return _main(args)
+    except (ValueError, datasets.ChecksumError, datasets.DataUnavailableError, FileNotFoundError) as exc:
+        # bad input (an unknown data set, a damaged or missing data file, a bad setting): one line, exit code 2
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"python -m labelrank.experiments: error: {message}", file=sys.stderr)
+        return 2
+
+
+def _main(args: Any) -> int:
     # run through the imported module, not ``__main__``: joblib's workers unpickle functions by module name
     from labelrank import experiments
 
     t0 = time.time()
     proto = experiments.protocol(args.profile)
     names = proto.datasets if args.datasets is None else tuple(args.datasets)
+    unknown = [name for name in names if name not in proto.datasets]
+    if unknown:
+        raise ValueError(f"--datasets: {', '.join(map(repr, unknown))} not in the {proto.profile} profile's "
+                         f"data sets {', '.join(proto.datasets)}")
+    reason = unwritable_reason(cache_dir() / "experiments")
+    if reason is not None:
+        raise ValueError(f"the experiment cache {cache_dir() / 'experiments'} cannot be written ({reason}); set "
+                         "LABELRANK_CACHE to a writable folder")
     with experiments._recording(proto, names, "everything the chapters compute"):
         table = experiments.results(proto, datasets=names)
         for dataset, method in experiments.CHAPTER_EXTRAS["splitting"]:

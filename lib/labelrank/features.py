@@ -64,7 +64,7 @@ from numba import njit
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import NotFittedError
 
-from labelrank._validation import check_label_matrix, check_positive_int
+from labelrank._validation import _describe, check_label_matrix, check_magnitude, check_positive_int
 
 __all__ = ["BLOCKS", "MetaLevelFeatures", "NeighborDistances", "feature_names"]
 
@@ -150,77 +150,68 @@ def _dense_l1_l2_dot(A, B, d1, d2, dp):  # pragma: no cover - compiled
     Four query rows share every load of a training row (register tiling); the loop over features vectorises.
     The squared L2 distance is summed from the differences themselves, so it is exact to rounding even for
     near-duplicates (no ``|a|^2 + |b|^2 - 2 a.b`` cancellation).
+
+    Every row goes through the same four-row code, the last tile filled up with copies of the last row (their
+    results are not stored): ``fastmath`` lets the compiler reorder a sum differently in differently written
+    loops, and a row's bits must not depend on whether the chunking put it in a full tile (so the features are the
+    same for any ``chunk_size`` and ``n_jobs``).
     """
     n, d = A.shape
     m = B.shape[0]
     n_tiles = (n + 3) // 4
     for tile in range(n_tiles):
         i = tile * 4
-        if i + 4 <= n:
-            a0 = A[i]
-            a1 = A[i + 1]
-            a2 = A[i + 2]
-            a3 = A[i + 3]
-            for j in range(m):
-                b = B[j]
-                s0 = 0.0
-                s1 = 0.0
-                s2 = 0.0
-                s3 = 0.0
-                q0 = 0.0
-                q1 = 0.0
-                q2 = 0.0
-                q3 = 0.0
-                p0 = 0.0
-                p1 = 0.0
-                p2 = 0.0
-                p3 = 0.0
-                for t in range(d):
-                    bt = b[t]
-                    e0 = a0[t] - bt
-                    e1 = a1[t] - bt
-                    e2 = a2[t] - bt
-                    e3 = a3[t] - bt
-                    s0 += abs(e0)
-                    s1 += abs(e1)
-                    s2 += abs(e2)
-                    s3 += abs(e3)
-                    q0 += e0 * e0
-                    q1 += e1 * e1
-                    q2 += e2 * e2
-                    q3 += e3 * e3
-                    p0 += a0[t] * bt
-                    p1 += a1[t] * bt
-                    p2 += a2[t] * bt
-                    p3 += a3[t] * bt
-                d1[i, j] = s0
+        a0 = A[i]
+        a1 = A[min(i + 1, n - 1)]
+        a2 = A[min(i + 2, n - 1)]
+        a3 = A[min(i + 3, n - 1)]
+        for j in range(m):
+            b = B[j]
+            s0 = 0.0
+            s1 = 0.0
+            s2 = 0.0
+            s3 = 0.0
+            q0 = 0.0
+            q1 = 0.0
+            q2 = 0.0
+            q3 = 0.0
+            p0 = 0.0
+            p1 = 0.0
+            p2 = 0.0
+            p3 = 0.0
+            for t in range(d):
+                bt = b[t]
+                e0 = a0[t] - bt
+                e1 = a1[t] - bt
+                e2 = a2[t] - bt
+                e3 = a3[t] - bt
+                s0 += abs(e0)
+                s1 += abs(e1)
+                s2 += abs(e2)
+                s3 += abs(e3)
+                q0 += e0 * e0
+                q1 += e1 * e1
+                q2 += e2 * e2
+                q3 += e3 * e3
+                p0 += a0[t] * bt
+                p1 += a1[t] * bt
+                p2 += a2[t] * bt
+                p3 += a3[t] * bt
+            d1[i, j] = s0
+            d2[i, j] = q0
+            dp[i, j] = p0
+            if i + 1 < n:
                 d1[i + 1, j] = s1
-                d1[i + 2, j] = s2
-                d1[i + 3, j] = s3
-                d2[i, j] = q0
                 d2[i + 1, j] = q1
-                d2[i + 2, j] = q2
-                d2[i + 3, j] = q3
-                dp[i, j] = p0
                 dp[i + 1, j] = p1
+            if i + 2 < n:
+                d1[i + 2, j] = s2
+                d2[i + 2, j] = q2
                 dp[i + 2, j] = p2
+            if i + 3 < n:
+                d1[i + 3, j] = s3
+                d2[i + 3, j] = q3
                 dp[i + 3, j] = p3
-        else:
-            for r in range(i, n):
-                a = A[r]
-                for j in range(m):
-                    b = B[j]
-                    s = 0.0
-                    q = 0.0
-                    p = 0.0
-                    for t in range(d):
-                        e = a[t] - b[t]
-                        s += abs(e)
-                        q += e * e
-                        p += a[t] * b[t]
-                    d1[r, j] = s
-                    d2[r, j] = q
-                    dp[r, j] = p
 
 
 @njit(nogil=True, fastmath=True, cache=True)
@@ -368,11 +359,6 @@ def _select_candidates(cand_idx, cand_dist, exclude_self, lab_ptr, lab_idx, k, o
 # --------------------------------------------------------------------------------------------------------------
 
 
-def _describe(value: Any, limit: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _check_X(X: Any, name: str = "X") -> np.ndarray | sp.csr_matrix:
     """``X`` as a C-contiguous float64 array or a canonical float64 CSR matrix; finite, 2-D, non-empty."""
     if X is None or isinstance(X, (str, bytes)):
@@ -409,6 +395,7 @@ def _check_X(X: Any, name: str = "X") -> np.ndarray | sp.csr_matrix:
             raise ValueError(f"{name} must be finite, got {float(X[i, j])!r} at position ({i}, {j})")
     if X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(f"{name} must have at least one row and one column, got shape {X.shape}")
+    check_magnitude(X, name)
     return X
 
 

@@ -562,8 +562,11 @@ def ranking_from_scores(scores: Any, cutoff: int | None = None) -> np.ndarray:
 class CostScorer:
     """Binary, BDM-High and BDM-Low A-Precision, R-Precision and F-measure of many documents at once.
 
-    The similarity matrix is validated once; :meth:`score` then works on padded integer arrays with numpy, in blocks
-    of documents. The numbers are those of :func:`a_precision`, :func:`r_precision` and :func:`set_f_measure`.
+    :meth:`score` works on padded integer arrays with numpy, in blocks of documents. The numbers are those of
+    :func:`a_precision`, :func:`r_precision` and :func:`set_f_measure`. The label similarity comes either from a
+    square matrix (validated once), or, with :meth:`from_tree`, from the tree's BDM computed only for the
+    (listed, true) pairs that the scored documents hold (:class:`labelrank.cost.BDMIndex`): the cost of scoring
+    grows with the runs, not with the square of the tree, so a tree of 100,000 labels is fine.
 
     Parameters
     ----------
@@ -573,9 +576,10 @@ class CostScorer:
     Attributes
     ----------
     labels : tuple of str
-        The labels, in the order of the matrix; label ``i`` of an integer input is ``labels[i]``.
+        The labels; label ``i`` of an integer input is ``labels[i]``.
     matrix : numpy.ndarray
-        The similarity values.
+        The similarity values of every pair of labels (for a scorer built by :meth:`from_tree`, computed on first
+        access: n_labels squared floats).
 
     Examples
     --------
@@ -590,15 +594,46 @@ class CostScorer:
     """
 
     def __init__(self, similarity: pd.DataFrame) -> None:
-        self.labels, self.matrix = _check_similarity(similarity)
+        self.labels, matrix = _check_similarity(similarity)
         self._index = {lab: i for i, lab in enumerate(self.labels)}
+        self._matrix: np.ndarray | None = matrix
+        self._bdm: Any = None  # a labelrank.cost.BDMIndex when built by from_tree
 
     @classmethod
     def from_tree(cls, tree: Any, labels: Sequence[str] | None = None) -> CostScorer:
-        """A scorer with the BDM of ``tree`` (:func:`labelrank.cost.bdm_matrix`) as similarity."""
-        from labelrank.cost import bdm_matrix
+        """A scorer with the BDM of ``tree`` as similarity, computed per needed pair (:class:`labelrank.cost.BDMIndex`).
 
-        return cls(bdm_matrix(tree, labels))
+        Parameters
+        ----------
+        tree : LabelTree
+        labels : sequence of str, optional
+            The labels the scorer accepts (and the order of integer inputs); all labels of ``tree`` by default.
+        """
+        from labelrank.cost import BDMIndex, _resolve_labels
+
+        bdm = BDMIndex(tree)
+        labels = _resolve_labels(bdm.tree, labels)
+        to_tree = np.array([bdm.tree.index(lab) for lab in labels], dtype=np.int64)
+        scorer = cls.__new__(cls)
+        scorer.labels = tuple(labels)
+        scorer._index = {lab: i for i, lab in enumerate(labels)}
+        scorer._matrix = None
+        scorer._bdm, scorer._to_tree = bdm, to_tree
+        return scorer
+
+    def _pairs(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Similarity of label ``a[p]`` (listed) to label ``b[p]`` (true), scorer indices."""
+        if self._bdm is None:
+            return self._matrix[a, b]
+        return self._bdm.pairs(self._to_tree[a], self._to_tree[b])
+
+    @property
+    def matrix(self) -> np.ndarray:
+        if self._matrix is None:  # from_tree: every pair, once
+            n = len(self.labels)
+            idx = np.arange(n)
+            self._matrix = self._pairs(np.repeat(idx, n), np.tile(idx, n)).reshape(n, n)
+        return self._matrix
 
     def encode(self, lists: Any, name: str = "lists") -> np.ndarray:
         """Label lists as a padded integer array (-1 = padding); a 2-D integer array is checked and returned.
@@ -646,7 +681,9 @@ class CostScorer:
         Tv, Lv = T >= 0, L >= 0
         n, m = L.shape
         pair = Lv[:, :, None] & Tv[:, None, :]
-        W = np.where(pair, self.matrix[np.maximum(L, 0)[:, :, None], np.maximum(T, 0)[:, None, :]], 0.0)
+        W = np.zeros(pair.shape)
+        W[pair] = self._pairs(np.broadcast_to(L[:, :, None], pair.shape)[pair],
+                              np.broadcast_to(T[:, None, :], pair.shape)[pair])  # s(listed, true), valid pairs only
         eq = pair & (L[:, :, None] == T[:, None, :])
         rel = eq.any(axis=2)  # listed label k is a true label
         wrong = Lv & ~rel
@@ -784,16 +821,22 @@ class CostScorer:
     def _score_matching(
         self, T: np.ndarray, L: np.ndarray | None, A: np.ndarray | None, cutoff: int, recall: str
     ) -> dict[tuple[str, str], np.ndarray]:
-        """``low_rule="matching"`` through the per-document definitions (binary and high are unaffected)."""
-        sim = pd.DataFrame(self.matrix, index=list(self.labels), columns=list(self.labels))
+        """``low_rule="matching"`` through the per-document definitions (binary and high are unaffected).
+
+        Each document gets the similarity of the labels it holds only (its true, ranked and assigned labels).
+        """
         names = np.array(self.labels, dtype=object)
 
         def row(arr, d):
-            return [str(x) for x in names[arr[d][arr[d] >= 0]]]
+            return [] if arr is None else [str(x) for x in names[arr[d][arr[d] >= 0]]]
 
         out: dict[tuple[str, str], list[float]] = {}
         for d in range(T.shape[0]):
             true = row(T, d)
+            used = sorted({self._index[lab] for lab in true + row(L, d) + row(A, d)})
+            n = len(used)
+            sub = self._pairs(np.repeat(used, n).astype(np.int64), np.tile(used, n).astype(np.int64)).reshape(n, n)
+            sim = pd.DataFrame(sub, index=names[used].tolist(), columns=names[used].tolist())
             for v in VARIANTS:
                 for key, value in (
                     (("A-Precision", v), None if L is None else (a_precision, row(L, d))),

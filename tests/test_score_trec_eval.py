@@ -1,0 +1,92 @@
+"""``labelrank score`` against trec_eval (through ``pytrec-eval-terrier``): binary A-Precision = ``map`` and
+binary R-Precision = ``Rprec``, document by document, on random runs.
+
+The mapping: a document of the truth file is a trec_eval query, a label is a trec_eval document, a true label is
+relevant (1). ``labelrank score`` averages over every document of the truth file, a document that a run never
+mentions scoring 0: trec_eval's ``-c``. trec_eval has no cutoff option in pytrec_eval, so a cutoff is given to it
+as the run cut after trec_eval's own order (its ``-M``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from labelrank.cli import read_run, read_truth, score_run
+from labelrank.hierarchy import LabelTree
+from labelrank.metrics.cost_precision import CostScorer
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+LABELS = [f"L{i:03d}" for i in range(60)]
+TREE = LabelTree.from_parents({"root": None, **{lab: "root" for lab in LABELS}})
+SCORER = CostScorer.from_tree(TREE)
+
+
+def random_case(rng: np.random.Generator, *, ties: bool, disagree: bool):
+    """Truth and run files' contents: 30 documents, 1-6 true labels, 0-40 listed labels (some documents absent)."""
+    truth, run = [], []
+    for d in range(30):
+        doc = f"doc{d}"
+        true = rng.choice(LABELS, size=rng.integers(1, 7), replace=False)
+        truth += [f"{doc} {lab}" for lab in true]
+        if rng.random() < 0.15:
+            continue  # a document the run never mentions
+        listed = rng.choice(LABELS, size=rng.integers(1, 41), replace=False)
+        scores = rng.integers(0, 4, size=len(listed)) / 4 if ties else rng.permutation(len(listed)) / len(listed)
+        order = np.argsort(-scores, kind="stable")
+        ranks = np.empty(len(listed), dtype=int)
+        ranks[order] = np.arange(1, len(listed) + 1)
+        if disagree:
+            ranks = rng.permutation(ranks)
+        run += [f"{doc} {lab} {r} {float(s)!r}" for lab, r, s in zip(listed, ranks, scores)]
+    rng.shuffle(run)
+    return "\n".join(truth) + "\n", "\n".join(run) + "\n"
+
+
+def trec_eval_per_doc(truth: dict, path, cutoff: int) -> dict[str, dict[str, float]]:
+    qrel = {doc: {lab: 1 for lab in labels} for doc, labels in truth.items()}
+    run: dict[str, dict[str, float]] = {}
+    for line in path.read_text().splitlines():
+        doc, lab, _rank, score = line.split()
+        run.setdefault(doc, {})[lab] = float(score)
+    # trec_eval's order (score descending, label descending), cut at `cutoff` as -M would
+    cut = {doc: dict(sorted(items.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)[:cutoff])
+           for doc, items in run.items()}
+    result = pytrec_eval.RelevanceEvaluator(qrel, {"map", "Rprec"}).evaluate(cut)
+    return {doc: result.get(doc, {"map": 0.0, "Rprec": 0.0}) for doc in truth}  # -c: a missing query scores 0
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("ties, disagree", [(False, False), (True, False), (True, True), (False, True)])
+@pytest.mark.parametrize("cutoff", [200, 5])
+def test_binary_a_and_r_precision_equal_trec_eval(tmp_path, seed, ties, disagree, cutoff):
+    rng = np.random.default_rng([seed, ties, disagree, cutoff])
+    truth_text, run_text = random_case(rng, ties=ties, disagree=disagree)
+    (tmp_path / "truth.txt").write_text(truth_text)
+    (tmp_path / "run.txt").write_text(run_text)
+    truth = read_truth(tmp_path / "truth.txt", set(TREE.labels))
+    expected = trec_eval_per_doc(truth, tmp_path / "run.txt", cutoff)
+    orders = ["score"] if (ties or disagree) else ["score", "rank"]  # untied, agreeing runs: both rules coincide
+    for order in orders:
+        run = read_run(tmp_path / "run.txt", set(TREE.labels), truth, order=order)
+        ours = score_run(SCORER, truth, run, cutoff=cutoff, per_document=True)
+        for doc in truth:
+            assert ours.loc[doc, ("A-Precision", "binary")] == pytest.approx(expected[doc]["map"], abs=1e-15)
+            assert ours.loc[doc, ("R-Precision", "binary")] == pytest.approx(expected[doc]["Rprec"], abs=1e-15)
+        means = score_run(SCORER, truth, run, cutoff=cutoff)
+        assert means.loc["A-Precision", "binary"] == pytest.approx(
+            np.mean([expected[d]["map"] for d in truth]), abs=1e-15)
+
+
+def test_the_rank_rule_departs_from_trec_eval_on_ties_and_says_so(tmp_path):
+    """With tied scores, ``--order rank`` follows the rank column, which trec_eval ignores."""
+    (tmp_path / "truth.txt").write_text("d1 L001\n")
+    (tmp_path / "run.txt").write_text("d1 L001 1 0.5\nd1 L002 2 0.5\n")
+    truth = read_truth(tmp_path / "truth.txt", set(TREE.labels))
+    expected = trec_eval_per_doc(truth, tmp_path / "run.txt", 200)["d1"]["map"]
+    assert expected == 0.5  # trec_eval: tie broken by label descending, L002 first
+    by_rank = read_run(tmp_path / "run.txt", set(TREE.labels), truth, order="rank")
+    by_score = read_run(tmp_path / "run.txt", set(TREE.labels), truth, order="score")
+    assert score_run(SCORER, truth, by_rank).loc["A-Precision", "binary"] == 1.0
+    assert score_run(SCORER, truth, by_score).loc["A-Precision", "binary"] == expected
