@@ -401,20 +401,6 @@ def test_a_damaged_run_record_is_set_aside_with_a_warning(cache):
         assert ex.run_info("quick")["runs"] == []
 
 
-@pytest.mark.skipif(not __import__("os").environ.get("LABELRANK_DATA"), reason="needs the data mirror (LABELRANK_DATA)")
-def test_quick_profile_results_are_identical_for_any_number_of_workers(tmp_path, monkeypatch):
-    """The quick profile's whole results table, from empty caches, with 1, 2 and 3 workers: the same bits."""
-    tables = []
-    for jobs in (1, 2, 3):
-        monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / f"jobs{jobs}"))
-        monkeypatch.setenv("LABELRANK_N_JOBS", str(jobs))
-        ex._load_data.cache_clear()
-        tables.append(ex.results("quick", progress=False).drop(columns=["fit_seconds"]))
-    ex._load_data.cache_clear()
-    for table in tables[1:]:
-        pd.testing.assert_frame_equal(table, tables[0], check_exact=True)
-
-
 # ---- the command line and the worker processes ------------------------------------------------------------------------
 
 

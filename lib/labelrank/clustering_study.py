@@ -19,8 +19,9 @@ clustering 20 Newsgroups, whereas ltc is what Yang & Gopal's classification expe
 
 Two clustering methods: ``"kmeans"`` (scikit-learn's :class:`~sklearn.cluster.KMeans`, Euclidean, on the
 L2-normalised TF-IDF rows) and ``"spherical_kmeans"`` (:func:`spherical_kmeans`, cosine similarity with unit-length
-centroids, Dhillon & Modha 2001). Runs are cached with :mod:`joblib` under :func:`labelrank._paths.cache_dir`; a
-cached run keeps the timing measured when it was computed.
+centroids, Dhillon & Modha 2001). Runs are cached (:class:`labelrank._cache.ResultCache`) under
+:func:`labelrank._paths.cache_dir`, keyed on their parameters and ``_STUDY_VERSION``; a cached run keeps the timing
+measured when it was computed.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from sklearn.cluster import KMeans
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.preprocessing import normalize
 
+from labelrank._cache import ResultCache
 from labelrank._paths import cache_dir
 from labelrank._validation import check_choice, check_positive_int, check_real
 from labelrank.metrics.clustering import (
@@ -60,7 +62,7 @@ __all__ = [
 
 METHODS = ("kmeans", "spherical_kmeans")
 
-# Bump when the study's computation changes, so that joblib recomputes cached runs.
+# Bump when the study's computation changes, so that cached runs are recomputed.
 _STUDY_VERSION = 1
 
 
@@ -307,7 +309,7 @@ def run_one(
     n_init : int
         Restarts of the clustering.
     cache : bool
-        Memoise with :mod:`joblib` under ``cache_dir()/joblib`` (timings are those of the first computation).
+        Keep runs on disk under ``cache_dir()/studies`` (timings are those of the first computation).
 
     Returns
     -------
@@ -323,9 +325,7 @@ def run_one(
     method = check_choice(method, "method", METHODS)
     func = _run_one
     if cache:
-        from joblib import Memory
-
-        func = Memory(cache_dir() / "joblib", verbose=0).cache(_run_one)
+        func = ResultCache(_run_one, "clustering_run", root=cache_dir() / "studies")
     return func(n_groups, seed, method, split, docs_per_group, n_init, _STUDY_VERSION)
 
 

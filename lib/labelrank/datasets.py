@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from labelrank._cache import ResultCache
 from labelrank._paths import cache_dir, unwritable_reason
 from labelrank._validation import check_choice
 
@@ -477,22 +478,17 @@ def _file_hashes(name: str) -> tuple[Path, tuple[str, ...]]:
     return folder, tuple(_sha256(folder / f.path) for f in ds.files)
 
 
-# Bump when a parser's output changes, so that joblib's cache of parsed data sets is not reused.
+# Bump when a parser's output changes, so that the cache of parsed data sets is not reused.
 _PARSE_VERSION = 2  # 2: Y is int64 (was uint8)
 
 
-def _memory():
-    import joblib
+def _cached(func, kind: str, name: str, *args):
+    """Call ``func(folder, *args)``, cached under ``cache_dir()/"parsed"/kind`` (:class:`labelrank._cache.ResultCache`).
 
-    return joblib.Memory(cache_dir() / "parsed", verbose=0)
-
-
-def _cached(func, name: str, *args):
-    """Call ``func(folder, *args)`` through joblib.Memory under ``cache_dir()/"parsed"``.
-
-    The cache key is the data set's file hashes and ``_PARSE_VERSION`` (passed as the keyword arguments
-    ``hashes`` and ``version``, which the parsers accept and ignore), not the folder, so the mirror and a download
-    share one entry and a changed file is re-parsed.
+    The cache key is the data set's file hashes, ``_PARSE_VERSION`` and ``args`` (passed on, with the keywords
+    ``hashes`` and ``version`` that the parsers accept and ignore), not the folder nor where the parser's code
+    lives, so the mirror and a download share one entry, a changed file is re-parsed and moving the code keeps the
+    cache. ``kind`` names the parser ("mulan", "reuters", ...).
 
     If the cache folder cannot be written (a read-only or shared cache), the data set is parsed without caching,
     with a warning that names the folder: the data themselves come from the mirror or the download folder.
@@ -505,7 +501,8 @@ def _cached(func, name: str, *args):
                       "Set LABELRANK_CACHE to a writable folder to keep parsed data sets", RuntimeWarning,
                       stacklevel=3)
         return func(folder, *args, hashes=hashes, version=_PARSE_VERSION)
-    return _memory().cache(func, ignore=["folder"])(folder, *args, hashes=hashes, version=_PARSE_VERSION)
+    cached = ResultCache(func, kind, root=parsed, ignore=("folder",))
+    return cached(folder, *args, hashes=hashes, version=_PARSE_VERSION)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -874,7 +871,7 @@ def load_texts(
     _check_split(split)
     if not isinstance(strip_headers, bool):
         raise TypeError(f"strip_headers must be a bool, got {strip_headers!r}")
-    rows = _cached(_parse_20ng_texts, name)[split]
+    rows = _cached(_parse_20ng_texts, "20newsgroups_texts", name)[split]
     group_names = sorted({g for g, _, _ in rows})
     index = {g: i for i, g in enumerate(group_names)}
     texts = [_strip_header(t) if strip_headers else t for _, _, t in rows]
@@ -885,7 +882,11 @@ def load_texts(
 def _parse_20ng(folder: Path, *, hashes=(), version=0):
     # The texts' own cache entry (the one load_texts reads, same key): the archive is decompressed once, not again
     # for the matrices.
-    rows = _memory().cache(_parse_20ng_texts, ignore=["folder"])(folder, hashes=hashes, version=version)
+    if unwritable_reason(cache_dir() / "parsed") is None:
+        cached = ResultCache(_parse_20ng_texts, "20newsgroups_texts", root=cache_dir() / "parsed", ignore=("folder",))
+        rows = cached(folder, hashes=hashes, version=version)
+    else:  # the caller (_cached) has warned already
+        rows = _parse_20ng_texts(folder, hashes=hashes, version=version)
     groups = sorted({g for g, _, _ in rows["train"]})
     train_counts, test_counts, vocabulary = count_matrix([t for *_, t in rows["train"]], [t for *_, t in rows["test"]])
     X_train, X_test = ltc_tfidf(train_counts, test_counts)
@@ -943,11 +944,11 @@ def load(name: str, split: Split) -> tuple[np.ndarray | sp.csr_matrix, np.ndarra
     _dataset(name)
     _check_split(split)
     if name in _MULAN_NAMES:
-        return _cached(_parse_mulan, name, name, split)
+        return _cached(_parse_mulan, "mulan", name, name, split)
     if name == "vowel":
         return _parse_vowel(fetch(name), split)
     parser = {"reuters21578": _parse_reuters, "20newsgroups": _parse_20ng}[name]
-    parsed = _cached(parser, name)
+    parsed = _cached(parser, name, name)
     X, Y = parsed[split]
     return X, Y, list(parsed["labels"])
 
@@ -958,7 +959,7 @@ def vocabulary(name: str) -> list[str]:
         _dataset(name)
         raise ValueError(f"vocabulary is defined for the text data sets reuters21578 and 20newsgroups, got {name!r}")
     parser = {"reuters21578": _parse_reuters, "20newsgroups": _parse_20ng}[name]
-    return list(_cached(parser, name)["vocabulary"])
+    return list(_cached(parser, name, name)["vocabulary"])
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -19,12 +19,14 @@ The protocol (section 3.4), and where we depart from it
   Ranking-MLC (if any) ... as well as the learning rate in Ranking-MLC (if any)": we read the "if any" as "the
   SVM rankers have a C, the gradient rankers a learning rate" and keep the gradient rankers' small L2 penalty at
   its default. 50 epochs for the gradient rankers.
-* **Selection rule.** The paper tunes "with respect to a variety of metrics" (section 4.4). We do the same: every
-  grid point is scored on all eight metrics in every fold (:func:`labelrank.metrics.evaluate`), and for *each
-  metric* the grid point with the best mean over the folds is chosen (ties: the first in grid order, i.e. the
-  smaller ``k``, ``C`` or learning rate). The model is refitted on the whole training set once per *distinct*
-  chosen configuration, and each metric is reported from the configuration tuned for it. This costs one final
-  fit per distinct configuration (usually two to four per method and data set) on top of the grid.
+* **Selection rule.** The paper tunes "with respect to a variety of metrics" (section 4.4). Every grid point is
+  scored on all eight metrics in every fold (:func:`labelrank.metrics.evaluate`); the configuration of the
+  *ranking* metrics (MAP, RankLoss, NDCG, One-error, Coverage) is the one with the best cross-validated MAP, and
+  that of the *decision* metrics (Micro-F1, Macro-F1, Hamming loss) the one with the best cross-validated
+  Micro-F1 (:attr:`Protocol.selection`; ties: the first in grid order, i.e. the smaller ``k``, ``C`` or learning
+  rate). The model is refitted on the whole training set once per distinct chosen configuration (one or two per
+  method and data set), and each metric is reported from the configuration chosen for it (the results table's
+  ``tuned_on`` column).
 * **Thresholds.** A method's own rule ("default": 0 for Binary-SVM, 0.5 for ML-kNN and IBLR-ML, Elisseeff &
   Weston's LLSF for Rank-SVM) or the instance-based regression of section 2.3 ("regression", the only rule of
   the meta-level rankers). Table 4's regression columns reuse the hyper-parameters tuned with the default rule, so
@@ -58,10 +60,12 @@ with a Dask cluster runs the protocol there with::
         table = labelrank.experiments.results("full")
 
 (set ``LABELRANK_N_JOBS=-1`` to let Dask decide how many tasks run at once, and ``LABELRANK_CACHE`` to a folder
-that every worker can read and write). Each task's result is cached with :class:`joblib.Memory` under
-``cache_dir() / "experiments"``, keyed on the data set, the fold, the method, its parameters, the profile's
-data settings and a code version (the package version and a hash of the source of the estimators, features,
-thresholds, metrics and data loaders), so an edit to any of them recomputes what it affects and nothing else.
+that every worker can read and write). Each task's result is cached (:class:`labelrank._cache.ResultCache`) under
+``cache_dir() / "experiments"``, keyed on what the result depends on: the data set and the profile's data
+settings, the fold, the method and its parameters, and explicit versions (:func:`code_version`: the engine's
+:data:`ENGINE_VERSION`, the data parsers' version, the numerical libraries' versions and the method's
+:attr:`MethodSpec.version`). No file name or source text is part of a key, so moving or refactoring code keeps the
+cache; a change that moves a number must bump a version, which the golden test of the quick profile enforces.
 Long loops show :mod:`tqdm` progress bars.
 
 Profiles
@@ -77,7 +81,6 @@ the notebooks can be tested in a few minutes and its numbers are not comparable 
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import itertools
 import json
@@ -106,6 +109,7 @@ from labelrank._paths import cache_dir, unwritable_reason, write_text_atomic
 from labelrank.metrics import METRICS, evaluate
 from labelrank.metrics.significance import compare
 from labelrank.profile import get_profile
+from labelrank._cache import ResultCache
 
 __all__ = [
     "SYNTHETIC",
@@ -139,9 +143,6 @@ __all__ = [
     "beside_paper",
     "code_version",
 ]
-
-#: Bump when the evaluation logic of this module changes in a way that affects cached numbers.
-_PROTOCOL_VERSION = 1
 
 _N_JOBS_ENV = "LABELRANK_N_JOBS"
 _METRIC_NAMES = tuple(METRICS)
@@ -313,12 +314,16 @@ class MethodSpec:
     axes : tuple of (parameter, grid) pairs
         The tuned parameters in the staged search's order, each with the name of its grid in
         :attr:`Protocol.grids`.
+    version : int
+        The version of this method's numbers, part of its cache keys (:func:`code_version`): bump it when a
+        change to the estimator moves its results and nothing else's.
     """
 
     name: str
     kind: Literal["ranker", "baseline"]
     estimator: str | Callable[..., Any]
     axes: tuple[tuple[str, str], ...]
+    version: int = 1
 
     @property
     def thresholds(self) -> tuple[str, ...]:
@@ -473,8 +478,10 @@ def tuning_rows(n_train: int, dataset: str, proto: Protocol) -> np.ndarray:
     return np.sort(np.random.default_rng(proto.seed + 1).choice(n_train, size, replace=False))
 
 
-def _memory(mmap: bool = False) -> joblib.Memory:
-    return joblib.Memory(cache_dir() / "experiments", mmap_mode="r" if mmap else None, verbose=0)
+def _cached(func: Callable[..., Any], name: str, ignore: Sequence[str] = ("proto", "threads"),
+            mmap: bool = False) -> ResultCache:
+    """``func`` cached under ``cache_dir()/"experiments"/name``, keyed on its arguments less ``ignore``."""
+    return ResultCache(func, name, root=cache_dir() / "experiments", ignore=ignore, mmap_mode="r" if mmap else None)
 
 
 def _meta_features_uncached(dataset: str, data_key: tuple, fold: int, proto: Protocol, version: str):
@@ -509,7 +516,7 @@ def meta_features(dataset: str, fold: int, proto: Protocol | None = None):
     """
     proto = protocol() if proto is None else proto
     _check_fold(fold, proto)
-    cached = _memory(mmap=True).cache(_meta_features_uncached, ignore=["proto"])
+    cached = _cached(_meta_features_uncached, "meta_features", ignore=("proto",), mmap=True)
     return cached(dataset, proto.data_key(dataset), fold, proto, code_version())
 
 
@@ -540,35 +547,45 @@ def concatenated_meta_features(Z_fit: np.ndarray, Z_eval: np.ndarray, k: int,
 # ----------------------------------------------------------------------------------------------------------------
 
 
-_SOURCES = ("baselines.py", "threshold.py", "pairwise_svm.py", "features.py", "rankers.py", "meta_ranker.py",
-            "datasets.py", "_validation.py", "metrics/ranking.py", "metrics/decision.py", "metrics/suite.py")
-
-
-def _code_fingerprint(source: str) -> str:
-    """The module's syntax tree without docstrings: comments, docstrings and layout do not change it."""
-    tree = ast.parse(source)
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) \
-                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-            node.body = body[1:] or [ast.Pass()]
-    return ast.dump(tree)
+#: The version of everything the engine computes for every method: the data preparation (rescaling, subsamples,
+#: folds), the meta-level features, the thresholds and the metrics. Part of every cache key, with the data parsers'
+#: version, the versions of the numerical libraries and, for a method's results, :attr:`MethodSpec.version`. Bump
+#: it (or the method's version) when a change moves a number; the golden test of the quick profile's results
+#: table (tests/test_protocol_golden.py) fails until the change is acknowledged that way. Moving or refactoring
+#: code without changing a number leaves every key, and so the cache, as it is.
+ENGINE_VERSION = 1
 
 
 @lru_cache(maxsize=1)
-def code_version() -> str:
-    """The package version, this module's protocol version and a hash of the code the numbers depend on.
+def _library_versions() -> str:
+    """The versions of the libraries whose arithmetic the cached numbers depend on."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    Part of every cache key: a change to the code of an estimator, the features, the thresholds, the metrics or
-    the data loaders invalidates the cached results (edits of comments and docstrings do not).
+    found = []
+    for name in ("numpy", "scipy", "scikit-learn", "numba", "lightgbm"):
+        try:
+            found.append(f"{name}={version(name)}")
+        except PackageNotFoundError:  # pragma: no cover - all are dependencies
+            found.append(f"{name}=none")
+    return hashlib.sha256(",".join(found).encode()).hexdigest()[:8]
+
+
+def code_version(method: str | None = None) -> str:
+    """The explicit versions that, besides a task's inputs, decide its cached result.
+
+    ``engine<ENGINE_VERSION>-data<parser version>-lib<hash of numpy, scipy, scikit-learn, numba and LightGBM
+    versions>``, followed by ``-<method>v<MethodSpec.version>`` for a method's results. No file name or source
+    text enters it: a behaviour-preserving move or refactor keeps the cache.
+
+    Examples
+    --------
+    >>> code_version().startswith(f"engine{ENGINE_VERSION}-data")
+    True
+    >>> code_version("MLC-ListNet").endswith("-MLC-ListNetv1")
+    True
     """
-    digest = hashlib.sha256()
-    root = Path(__file__).resolve().parent
-    for name in _SOURCES:
-        path = root / name
-        if path.is_file():
-            digest.update(_code_fingerprint(path.read_text(encoding="utf-8")).encode())
-    return f"{labelrank.__version__}-p{_PROTOCOL_VERSION}-{digest.hexdigest()[:12]}"
+    base = f"engine{ENGINE_VERSION}-data{datasets._PARSE_VERSION}-lib{_library_versions()}"
+    return base if method is None else f"{base}-{method}v{_spec(method).version}"
 
 
 class _ConvergenceWarnings:
@@ -729,7 +746,7 @@ def _stop_workers_at_exit() -> None:
 
 
 def _run_tasks(tasks: list[tuple], func: Any, desc: str, progress: bool) -> list:
-    """``func(*task)`` for every task, in task order; ``func`` is a :class:`joblib.Memory`-cached function.
+    """``func(*task)`` for every task, in task order; ``func`` is a :class:`~labelrank._cache.ResultCache`.
 
     Cached results are read in this process; the others run through :class:`joblib.Parallel` (``n_jobs()``
     workers, the backend of :func:`joblib.parallel_config`) under a tqdm progress bar.
@@ -798,7 +815,7 @@ class _Evaluator:
     def __init__(self, dataset: str, method: str, features: str, proto: Protocol, progress: bool):
         self.dataset, self.method, self.features, self.proto, self.progress = dataset, method, features, proto, progress
         self.table: dict[tuple, dict[str, float]] = {}
-        self.cached = _memory().cache(_cv_point_uncached, ignore=["proto", "threads"])
+        self.cached = _cached(_cv_point_uncached, "cv_point")
 
     def __call__(self, configs: Iterable[dict[str, Any]]) -> None:
         pending = [c for c in {_params_key(c): c for c in configs}.values() if _params_key(c) not in self.table]
@@ -806,7 +823,8 @@ class _Evaluator:
             return
         threads = _threads_per_task(n_jobs())
         key = self.proto.data_key(self.dataset)
-        tasks = [(self.dataset, key, self.method, self.features, _params_key(c), f, code_version(), self.proto,
+        version = code_version(self.method)
+        tasks = [(self.dataset, key, self.method, self.features, _params_key(c), f, version, self.proto,
                   threads) for c in pending for f in range(self.proto.n_folds)]
         desc = f"{self.dataset} {self.method}{' (meta)' if self.features == 'meta' and _spec(self.method).kind == 'baseline' else ''}"
         out = _run_tasks(tasks, self.cached, desc, self.progress)
@@ -1014,10 +1032,10 @@ def test_curve(dataset: str, method: str, features: Representation = "original",
     _check_representation(method, features)
     name, grid = spec.axes[0]
     values = proto.grids[grid]
-    cached = _memory().cache(_test_point_uncached, ignore=["proto", "threads"])
+    cached = _cached(_test_point_uncached, "test_point")
     threads = _threads_per_task(n_jobs())
-    tasks = [(dataset, proto.data_key(dataset), method, features, _params_key({name: v}), "default", code_version(),
-              proto, threads) for v in values]
+    tasks = [(dataset, proto.data_key(dataset), method, features, _params_key({name: v}), "default",
+              code_version(method), proto, threads) for v in values]
     outs = _run_tasks(tasks, cached, f"{dataset} {method}: test values over the grid", progress)
     _, _, _, Y_test = load_data(dataset, proto)
     rows = {v: evaluate(Y_test, o["scores"], o["pred"]) for v, o in zip(values, outs)}
@@ -1080,16 +1098,16 @@ def splitting_comparison(dataset: str, method: str = "MLC-ListNet", params: dict
         raise ValueError(f"secondary must be a fraction in (0, 1), got {secondary!r}")
     if params is None:
         params = tune(dataset, method, proto=proto, progress=progress).chosen["Micro-F1"]
-    return _fold_means(_splitting_fold, dataset, method, params, (float(secondary),), proto,
+    return _fold_means(_splitting_fold, "splitting_fold", dataset, method, params, (float(secondary),), proto,
                        f"{dataset} {method}: splitting vs non-splitting", progress)
 
 
-def _fold_means(func: Callable, dataset: str, method: str, params: dict[str, Any], extra: tuple, proto: Protocol,
-                desc: str, progress: bool) -> pd.DataFrame:
+def _fold_means(func: Callable, name: str, dataset: str, method: str, params: dict[str, Any], extra: tuple,
+                proto: Protocol, desc: str, progress: bool) -> pd.DataFrame:
     """Run the cached ``func(dataset, data_key, method, params_key, fold, *extra, version, proto, threads)`` on
     every fold; each returns ``{variant: {metric: value}}``. The means over the folds, one row per variant."""
-    cached = _memory().cache(func, ignore=["proto", "threads"])
-    tasks = [(dataset, proto.data_key(dataset), method, _params_key(params), f, *extra, code_version(), proto,
+    cached = _cached(func, name)
+    tasks = [(dataset, proto.data_key(dataset), method, _params_key(params), f, *extra, code_version(method), proto,
               _threads_per_task(n_jobs())) for f in range(proto.n_folds)]
     folds = _run_tasks(tasks, cached, desc, progress)
     return pd.DataFrame({v: {m: float(np.nanmean([f[v][m] for f in folds])) for m in _METRIC_NAMES}
@@ -1147,7 +1165,7 @@ def llsf_inputs_comparison(dataset: str, method: str = "MLC-ListNet", params: di
         raise ValueError(f"method must be a meta-level ranker, got {method!r}")
     if params is None:
         params = tune(dataset, method, proto=proto, progress=progress).chosen["MAP"]
-    return _fold_means(_llsf_inputs_fold, dataset, method, params, (), proto, f"{dataset} {method}: LLSF inputs",
+    return _fold_means(_llsf_inputs_fold, "llsf_inputs_fold", dataset, method, params, (), proto, f"{dataset} {method}: LLSF inputs",
                        progress)
 
 
@@ -1168,9 +1186,9 @@ def test_outputs(dataset: str, method: str, params: dict[str, Any], features: Re
     proto = protocol() if proto is None else proto
     features = "meta" if _spec(method).kind == "ranker" else features
     _check_representation(method, features)
-    cached = _memory().cache(_test_point_uncached, ignore=["proto", "threads"])
+    cached = _cached(_test_point_uncached, "test_point")
     return cached(dataset, proto.data_key(dataset), method, features, _params_key(params), threshold,
-                  code_version(), proto, _threads_per_task(1))
+                  code_version(method), proto, _threads_per_task(1))
 
 
 def jobs(dataset: str, proto: Protocol | None = None) -> list[tuple[str, str]]:
@@ -1340,9 +1358,10 @@ def _dataset_results(dataset: str, proto: Protocol, progress: bool) -> pd.DataFr
                     continue
                 cells.append((method, features, threshold, metric, tr.chosen[proto.selection[metric]]))
     fits = list(dict.fromkeys((m, f, th, _params_key(p)) for m, f, th, _, p in cells))
-    cached = _memory().cache(_test_point_uncached, ignore=["proto", "threads"])
+    cached = _cached(_test_point_uncached, "test_point")
     threads = _threads_per_task(n_jobs())
-    tasks = [(dataset, proto.data_key(dataset), m, f, pk, th, code_version(), proto, threads) for m, f, th, pk in fits]
+    tasks = [(dataset, proto.data_key(dataset), m, f, pk, th, code_version(m), proto, threads)
+             for m, f, th, pk in fits]
     outputs = dict(zip(fits, _run_tasks(tasks, cached, f"{dataset}: final fits", progress)))
     rows = []
     for method, features, threshold, metric, params in cells:

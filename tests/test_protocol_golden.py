@@ -1,0 +1,60 @@
+"""The quick profile's whole results table, pinned: any change of a number is caught here.
+
+The experiment cache is keyed on explicit versions (``labelrank.experiments.ENGINE_VERSION`` and each method's
+``MethodSpec.version``), not on the source code, so that moving or refactoring code keeps a 40-minute cache. The
+price is that a change which moves a number must bump a version, and this test is what makes that happen: it
+recomputes the quick profile from empty caches and compares it with ``tests/golden/quick_results.csv``.
+
+When a change is meant to move numbers: bump the version of what changed, then regenerate the file with
+``LABELRANK_UPDATE_GOLDEN=1 LABELRANK_DATA=... pytest tests/test_protocol_golden.py`` and commit it with the change.
+
+The same test checks that the table does not depend on the number of worker processes (1, 2 and 3).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from labelrank import experiments as ex
+
+GOLDEN = Path(__file__).parent / "golden" / "quick_results.csv"
+NUMBERS = ["value", "cv_value", "p_value"]
+
+
+@pytest.mark.skipif(not os.environ.get("LABELRANK_DATA"), reason="needs the data mirror (LABELRANK_DATA)")
+def test_quick_profile_results_are_pinned_and_identical_for_any_number_of_workers(tmp_path, monkeypatch):
+    tables = []
+    for jobs in (1, 2, 3):
+        monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / f"jobs{jobs}"))
+        monkeypatch.setenv("LABELRANK_N_JOBS", str(jobs))
+        ex._load_data.cache_clear()
+        tables.append(ex.results("quick", progress=False).drop(columns=["fit_seconds"]))
+    ex._load_data.cache_clear()
+    for table in tables[1:]:
+        pd.testing.assert_frame_equal(table, tables[0], check_exact=True)
+    ours = tables[0]
+    if os.environ.get("LABELRANK_UPDATE_GOLDEN") == "1":
+        ours.to_csv(GOLDEN, index=False, float_format="%.17g")
+    golden = pd.read_csv(GOLDEN, keep_default_na=False, na_values={c: [""] for c in NUMBERS})
+    assert list(golden.columns) == list(ours.columns)
+    keys = ["dataset", "method", "features", "threshold", "metric"]
+    merged = golden.merge(ours, on=keys, how="outer", suffixes=("_golden", "_ours"), indicator=True)
+    missing = merged[merged["_merge"] != "both"][keys + ["_merge"]]
+    assert missing.empty, f"cells in only one of the tables:\n{missing}"
+    changed = []
+    for column in ours.columns.difference(keys):
+        a, b = merged[f"{column}_golden"], merged[f"{column}_ours"]
+        if column in NUMBERS:
+            a, b = pd.to_numeric(a), pd.to_numeric(b)
+            same = ((a - b).abs() <= 1e-12 + 1e-9 * b.abs()) | (a.isna() & b.isna())
+        else:
+            same = a.astype(str) == b.astype(str)
+        changed += [f"{column} of {tuple(row[k] for k in keys)}: {row[f'{column}_golden']!r} -> "
+                    f"{row[f'{column}_ours']!r}" for _, row in merged[~same].iterrows()]
+    assert not changed, ("the quick profile's numbers moved; if that is intended, bump ENGINE_VERSION or the "
+                         "method's MethodSpec.version and regenerate the golden file (see the module docstring):\n"
+                         + "\n".join(changed[:20]))
