@@ -36,7 +36,9 @@ from sklearn.metrics import pairwise_distances
 from sklearn.neighbors import NearestNeighbors
 from sklearn.preprocessing import StandardScaler
 
-from labelrank import datasets, paper
+from labelrank import datasets
+
+from labelrank.studies import paper
 from labelrank.features import MetaLevelFeatures
 
 METRICS = ("euclidean", "manhattan", "cosine")  # the order of eq. (1): L2, L1, cosine

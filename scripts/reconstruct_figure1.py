@@ -1,8 +1,8 @@
 """Reconstruct the seed's Figure 1 (theme 2C088) from its Table 1 and store it as data/fterm/2C088_figure1.yaml.
 
-Runs the hill-climbing search of :func:`labelrank.reconstruct.search_figure1` (about a minute on one core), keeps the
-best tree (largest |BDM - Table 1| below 0.004, then fewest labels), re-checks it with the library's BDM and writes
-it with a header recording how it was made. The book's chapter "Learning Accuracy and BDM" reads the stored tree,
+Runs the hill-climbing search of :func:`labelrank.studies.li2007.reconstruct.search_figure1` (about a minute on one
+core), keeps the best tree (largest |BDM - Table 1| below 0.004, then fewest labels), re-checks it with the
+library's BDM and writes it with a header recording how it was made. The book's chapter "Learning Accuracy and BDM" reads the stored tree,
 re-verifies its 21 BDM values and re-runs a small version of the search.
 
 Usage: python scripts/reconstruct_figure1.py [--restarts 60] [--seed 0]
@@ -16,7 +16,7 @@ from dataclasses import asdict
 
 from labelrank._paths import data_dir
 from labelrank.hierarchy import LabelTree
-from labelrank.reconstruct import compare_table1, search_figure1
+from labelrank.studies.li2007.reconstruct import compare_table1, search_figure1
 
 
 def main() -> None:
@@ -41,7 +41,8 @@ def main() -> None:
     header = (
         "A reconstruction of Figure 1 of Li, Bontcheva & Cunningham (2007): a part of F-term theme 2C088.\n"
         "The figure is not in the paper's text; this tree was found by scripts/reconstruct_figure1.py\n"
-        f"(labelrank.reconstruct.search_figure1, restarts={args.restarts}, seed={args.seed}) so that GATE's BDM\n"
+        f"(labelrank.studies.li2007.reconstruct.search_figure1, restarts={args.restarts}, seed={args.seed}) "
+        "so that GATE's BDM\n"
         f"on it reproduces the paper's Table 1: largest |difference| {max_diff:.4f} over the 21 entries.\n"
         "Labels ending in -uN, -eN and vp-uN are unseen F-terms (their codes are unknown); 2C088 is the root the\n"
         "paper adds above the viewpoints.\n"

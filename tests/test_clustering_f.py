@@ -13,8 +13,14 @@ from hypothesis.extra.numpy import arrays
 from sklearn.metrics import f1_score
 from sklearn.metrics.cluster import contingency_matrix
 
-from labelrank import paper
-from labelrank.clustering_study import choose_groups, cluster_texts, score_clustering, spherical_kmeans, summarize
+from labelrank.studies import paper
+from labelrank.studies.semanticsearchart.clustering_study import (
+    choose_groups,
+    cluster_texts,
+    score_clustering,
+    spherical_kmeans,
+    summarize,
+)
 from labelrank.metrics import (
     aligned_table,
     class_weighted_f_measure,
@@ -437,7 +443,7 @@ def test_summarize_mean_and_std():
 
 @pytest.mark.skipif("LABELRANK_DATA" not in __import__("os").environ, reason="needs the 20 Newsgroups mirror")
 def test_run_one_on_a_small_20newsgroups_subsample():
-    from labelrank.clustering_study import run_one
+    from labelrank.studies.semanticsearchart.clustering_study import run_one
 
     a = run_one(5, 0, "spherical_kmeans", docs_per_group=15, cache=False)
     b = run_one(5, 0, "spherical_kmeans", docs_per_group=15, cache=False)

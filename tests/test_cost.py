@@ -1,5 +1,6 @@
-"""Tests of labelrank.cost (path distance, common-ancestor height, LA, BDM, bdm_matrix), labelrank.criteria and
-labelrank.reconstruct (the seed's Table 1)."""
+"""Tests of labelrank.cost (path distance, common-ancestor height, LA, BDM, bdm_matrix),
+labelrank.studies.li2007.criteria and
+labelrank.studies.li2007.reconstruct (the seed's Table 1)."""
 
 from __future__ import annotations
 
@@ -25,10 +26,10 @@ from labelrank.cost import (
     pairwise_matrix,
     path_distance,
 )
-from labelrank.criteria import COSTS, check_criteria, complete_tree
+from labelrank.studies.li2007.criteria import COSTS, check_criteria, complete_tree
 from labelrank.hierarchy import LabelTree
-from labelrank.paper import load
-from labelrank.reconstruct import (
+from labelrank.studies.paper import load
+from labelrank.studies.li2007.reconstruct import (
     TABLE1_LABELS,
     Figure1Shape,
     compare_table1,

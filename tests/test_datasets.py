@@ -699,7 +699,7 @@ def test_describe_emotions_cardinality_conventions():
 
 
 def test_table1_paper_file():
-    from labelrank import paper
+    from labelrank.studies import paper
 
     t = paper.load("yang2012_table1")
     assert list(t.columns[:6]) == [

@@ -1,4 +1,5 @@
-"""Tests of labelrank.fterm_sim: the synthetic F-term theme, simulated patents and the family of simulated runs."""
+"""Tests of labelrank.studies.li2007.fterm_sim: the synthetic F-term theme, simulated patents and the family of
+simulated runs."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labelrank import fterm_sim as fs
+from labelrank.studies.li2007 import fterm_sim as fs
 from labelrank.cost import bdm_matrix
 from labelrank.hierarchy import LabelTree
 from labelrank.metrics.cost_precision import CostScorer, a_precision

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from labelrank import paper
+from labelrank.studies import paper
 from labelrank.experiments import rank_conflicts, rank_methods, rank_totals
 from labelrank.metrics import METRICS
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from labelrank.metrics import retrieval_scores
-from labelrank.patentcorpus import class_query_retrieval, load_patent_corpus, query_similarities
+from labelrank.studies.semanticsearchart.patentcorpus import class_query_retrieval, load_patent_corpus, query_similarities
 
 # Three "classes" with their own technical vocabulary, as in a patent corpus.
 VOCAB = {

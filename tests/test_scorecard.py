@@ -1,4 +1,4 @@
-"""The scorecard (labelrank.scorecard): the status rule at its boundaries, the papers' numbers read from data/paper
+"""The scorecard (labelrank.studies.scorecard): the status rule at its boundaries, the papers' numbers read from data/paper
 and nowhere else, "ours" equal to what the library gives, the summary's counts, and the errors on bad arguments.
 
 The experiment-backed tables (Yang & Gopal's Tables 3-6) run on a small synthetic results frame, passed in or
@@ -13,8 +13,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from labelrank import experiments, fterm_sim, paper, timing, vowel
-from labelrank import scorecard as sc
+from labelrank import experiments
+
+from labelrank.studies import paper
+
+from labelrank.studies.yang2012 import timing
+
+from labelrank.studies.yang2012 import vowel
+
+from labelrank.studies.li2007 import fterm_sim
+from labelrank.studies import scorecard as sc
 from labelrank._paths import data_dir
 from labelrank.cost import bdm
 from labelrank.datasets import DataUnavailableError

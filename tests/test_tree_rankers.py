@@ -1,4 +1,4 @@
-"""Tests of labelrank.tree_rankers: the flat and the top-down label rankers of the F-term case studies."""
+"""Tests of labelrank.studies.li2007.tree_rankers: the flat and the top-down label rankers of the F-term case studies."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
 
-from labelrank import tree_rankers
+from labelrank.studies.li2007 import tree_rankers
 from labelrank.hierarchy import LabelTree
-from labelrank.tree_rankers import FlatRanker, TopDownRanker
+from labelrank.studies.li2007.tree_rankers import FlatRanker, TopDownRanker
 
 TREE = LabelTree.from_paths(["A.1", "A.2", "B.1", "B.2", "B.3"])
 LABELS = ["A.1", "A.2", "B.1", "B.2", "B.3"]

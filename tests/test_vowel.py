@@ -1,4 +1,4 @@
-"""Tests of labelrank.vowel: the multi-class experiment of Yang & Gopal (2012, section 4.6, Table 7).
+"""Tests of labelrank.studies.yang2012.vowel: the multi-class experiment of Yang & Gopal (2012, section 4.6, Table 7).
 
 Everything runs on small synthetic data and tiny grids except one check on the real vowel files (1-NN reproduces
 Hastie et al.'s "Nearest Neighbor" row), which is skipped without a data source.
@@ -11,7 +11,9 @@ import pandas as pd
 import pytest
 from sklearn.neighbors import KNeighborsClassifier
 
-from labelrank import paper, vowel
+from labelrank.studies import paper
+
+from labelrank.studies.yang2012 import vowel
 from labelrank.datasets import DataUnavailableError, load
 from labelrank.features import MetaLevelFeatures
 

@@ -1165,7 +1165,8 @@ def llsf_inputs_comparison(dataset: str, method: str = "MLC-ListNet", params: di
         raise ValueError(f"method must be a meta-level ranker, got {method!r}")
     if params is None:
         params = tune(dataset, method, proto=proto, progress=progress).chosen["MAP"]
-    return _fold_means(_llsf_inputs_fold, "llsf_inputs_fold", dataset, method, params, (), proto, f"{dataset} {method}: LLSF inputs",
+    return _fold_means(_llsf_inputs_fold, "llsf_inputs_fold", dataset, method, params, (), proto,
+                       f"{dataset} {method}: LLSF inputs",
                        progress)
 
 
@@ -1482,7 +1483,7 @@ def beside_paper(ours: pd.DataFrame, paper: pd.DataFrame, keys: Sequence[str] = 
     ours : pandas.DataFrame
         Rows of :func:`results` for one table (``keys`` unique), with a ``value`` column (and ``mark`` if any).
     paper : pandas.DataFrame
-        The transcribed table (:func:`labelrank.paper.load`), with ``value`` and optionally ``rank``, ``mark``.
+        The transcribed table (:func:`labelrank.studies.paper.load`), with ``value`` and optionally ``rank``, ``mark``.
     keys : sequence of str
         Columns identifying a cell.
 

@@ -34,7 +34,7 @@ import pandas as pd
 from labelrank._validation import check_positive_int, check_real
 from labelrank.cost import _common_prefix, bdm_matrix, bdm_terms
 from labelrank.hierarchy import LabelTree
-from labelrank.paper import load
+from labelrank.studies.paper import load
 
 __all__ = [
     "THEME",

@@ -1,7 +1,7 @@
 r"""The scorecard: every number of the three papers that the book recomputes, the paper's value beside ours.
 
 One function per source table returns tidy rows; :func:`scorecard` concatenates them and :func:`summary` counts
-them. The papers' numbers come only from ``data/paper/*.csv`` (:func:`labelrank.paper.load`); ours come from the
+them. The papers' numbers come only from ``data/paper/*.csv`` (:func:`labelrank.studies.paper.load`); ours come from the
 same library functions the chapters call to show them, so the scorecard and the chapters cannot disagree (except
 for the CPU seconds of Yang & Gopal's Table 2, which are measured again here).
 
@@ -56,7 +56,7 @@ from typing import Any
 
 import pandas as pd
 
-from labelrank import paper
+from labelrank.studies import paper
 from labelrank._paths import data_dir, project_root
 from labelrank._validation import _describe, check_choice
 from labelrank.profile import resolve
@@ -260,8 +260,8 @@ def _printed(name: str, **kwargs) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------- Li et al. 2007
 def li2007_table1() -> pd.DataFrame:
     """Table 1 of Li, Bontcheva & Cunningham: BDM among six F-terms of theme 2C088, on the reconstructed Figure 1
-    (``data/fterm/2C088_figure1.yaml``), via :func:`labelrank.reconstruct.compare_table1` as in the chapter."""
-    from labelrank import reconstruct
+    (``data/fterm/2C088_figure1.yaml``), via :func:`labelrank.studies.li2007.reconstruct.compare_table1` as in the chapter."""
+    from labelrank.studies.li2007 import reconstruct
     from labelrank.hierarchy import LabelTree
 
     tree = LabelTree.from_file(data_dir() / "fterm" / "2C088_figure1.yaml")
@@ -277,7 +277,7 @@ def li2007_table1() -> pd.DataFrame:
 @lru_cache(maxsize=2)
 def _simulated_scores(n_patents: int) -> pd.DataFrame:
     """The F-term case study's simulated task (seed 0) scored as in the chapter."""
-    from labelrank import fterm_sim
+    from labelrank.studies.li2007 import fterm_sim
 
     return fterm_sim.simulate_task(n_patents, seed=0).evaluate()
 
@@ -289,8 +289,8 @@ _SIM_REASON = ("simulated task and runs (the 43 NTCIR-6 runs are not public); th
 
 def li2007_table2(profile: str | None = None) -> pd.DataFrame:
     """Table 2 of Li et al.: Kendall's tau between the binary and the BDM rankings of the runs, on the simulated
-    task of the chapter "F-term case studies" (:func:`labelrank.fterm_sim.kendall_table`)."""
-    from labelrank import fterm_sim
+    task of the chapter "F-term case studies" (:func:`labelrank.studies.li2007.fterm_sim.kendall_table`)."""
+    from labelrank.studies.li2007 import fterm_sim
 
     ours = fterm_sim.kendall_table(_simulated_scores(fterm_sim.book_n_patents(profile)))
     values = paper.load("li2007_table2").set_index("variant")
@@ -310,8 +310,8 @@ _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 def li2007_table3(profile: str | None = None) -> pd.DataFrame:
     """Table 3 of Li et al.: R-Precision of the three best runs by binary R-Precision, beside the three best
-    simulated runs (:func:`labelrank.fterm_sim.top_runs`), matched by rank."""
-    from labelrank import fterm_sim
+    simulated runs (:func:`labelrank.studies.li2007.fterm_sim.top_runs`), matched by rank."""
+    from labelrank.studies.li2007 import fterm_sim
 
     values = paper.load("li2007_table3").set_index("score")
     printed = _printed("li2007_table3").set_index("score")
@@ -440,9 +440,9 @@ def yang2012_table1() -> pd.DataFrame:
 
 def yang2012_table2(profile: str | None = None) -> pd.DataFrame:
     """Table 2 of Yang & Gopal: CPU seconds of the neighbour search, beside ours for the test batch on one thread
-    with ``k = 100`` (:func:`labelrank.timing.table2_seconds`, the chapter's "test" workload), for the data sets
-    the profile times (:func:`labelrank.timing.table2_timing_plan`)."""
-    from labelrank import timing
+    with ``k = 100`` (:func:`labelrank.studies.yang2012.timing.table2_seconds`, the chapter's "test" workload), for the data sets
+    the profile times (:func:`labelrank.studies.yang2012.timing.table2_timing_plan`)."""
+    from labelrank.studies.yang2012 import timing
 
     plan = timing.table2_timing_plan(profile)
     values = paper.load("yang2012_table2").set_index("dataset")
@@ -591,9 +591,10 @@ def yang2012_table6(profile: str | None = None, results: pd.DataFrame | None = N
 
 def yang2012_table7(profile: str | None = None) -> pd.DataFrame:
     """Table 7 of Yang & Gopal: test error rates on vowel. The two SVMs tuned over the profile's grids
-    (:func:`labelrank.vowel.book_grids`) and the nearest-neighbour rule, as in the chapter "Vowel"; the rows quoted
+    (:func:`labelrank.studies.yang2012.vowel.book_grids`) and the nearest-neighbour rule, as in the chapter "Vowel"; the rows quoted
     from Hastie et al. are "paper only"."""
-    from labelrank import datasets, vowel
+    from labelrank import datasets
+    from labelrank.studies.yang2012 import vowel
 
     grids = vowel.book_grids(profile)
     X, Y, _ = datasets.load("vowel", "train")

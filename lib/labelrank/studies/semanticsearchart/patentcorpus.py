@@ -204,8 +204,8 @@ def query_similarities(queries: Sequence[str], texts: Sequence[str], vectorizer:
     texts : sequence of str
         The documents.
     vectorizer : scikit-learn text vectorizer, optional
-        Unfitted; it is fitted on ``texts``. Default :func:`labelrank.clustering_study.tfidf_vectorizer` with
-        ``min_df=1``.
+        Unfitted; it is fitted on ``texts``. Default
+        :func:`labelrank.studies.semanticsearchart.clustering_study.tfidf_vectorizer` with ``min_df=1``.
 
     Returns
     -------
@@ -220,7 +220,7 @@ def query_similarities(queries: Sequence[str], texts: Sequence[str], vectorizer:
         if bad is not None:
             raise TypeError(f"{name} must hold strings, got {bad!r}")
     if vectorizer is None:
-        from labelrank.clustering_study import tfidf_vectorizer
+        from labelrank.studies.semanticsearchart.clustering_study import tfidf_vectorizer
 
         vectorizer = tfidf_vectorizer(min_df=1)
     D = vectorizer.fit_transform(texts)
