@@ -1,4 +1,5 @@
-"""Tests of labelrank.pairwise_svm: worked examples, cross-checks against LIBLINEAR and an L-BFGS-B dual solve."""
+"""Tests of labelrank.rankers.pairwise_svm: worked examples, cross-checks against LIBLINEAR and an L-BFGS-B dual
+solve."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 from sklearn.svm import LinearSVC
 
-from labelrank.pairwise_svm import fit_pairwise_hinge, pair_margins
+from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, pair_margins
 
 
 def random_problem(seed, n_rows=30, d=4, n_pairs=60):

@@ -12,7 +12,7 @@ from scipy.optimize import minimize
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
-import labelrank.rankers as rankers_module
+import labelrank.rankers._base as rankers_module
 from labelrank.baselines import rank_svm_pairs
 from labelrank.metrics import average_precision, ndcg
 from labelrank.rankers import (
@@ -22,8 +22,6 @@ from labelrank.rankers import (
     LightGBMLambdaRank,
     ListNet,
     RankSVMIR,
-    _Network,
-    _solve_simplex_qp,
     ap_loss_augmented_inference,
     check_meta_features,
     delta_metric,
@@ -33,6 +31,8 @@ from labelrank.rankers import (
     make_ranker,
     ranknet_cost,
 )
+from labelrank.rankers.gradient import _Network
+from labelrank.rankers.svm import _solve_simplex_qp
 
 
 def hidden_linear_problem(seed=0, n=160, m=8, d=6, noise=0.3):

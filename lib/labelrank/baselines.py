@@ -61,9 +61,9 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from labelrank._validation import (check_choice, check_fit_input, check_label_matrix, check_magnitude,
+from labelrank._validation import (check_choice, check_fit_input, check_magnitude,
                                     check_positive_int, check_real, multilabel_tags)
-from labelrank.pairwise_svm import fit_pairwise_hinge
+from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, rank_svm_pairs
 from labelrank.threshold import LLSFThreshold
 
 __all__ = ["BinarySVM", "RankSVM", "MLkNN", "IBLRML", "rank_svm_pairs"]
@@ -204,38 +204,6 @@ class BinarySVM(_MultiLabelBaseline):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def rank_svm_pairs(Y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """All (instance, relevant label, irrelevant label) triples of a label matrix, instance by instance.
-
-    Parameters
-    ----------
-    Y : array-like of shape (n_instances, n_labels)
-        0/1 relevance.
-
-    Returns
-    -------
-    instance, relevant, irrelevant : numpy.ndarray of int64, each of shape (sum_i |Y_i| |Ybar_i|,)
-        Instances with no or with every label relevant contribute nothing.
-
-    Examples
-    --------
-    >>> [a.tolist() for a in rank_svm_pairs([[1, 0, 1], [1, 1, 1]])]
-    [[0, 0], [0, 2], [1, 1]]
-    """
-    Y = check_label_matrix(Y, "Y")
-    inst, rel, irr = [], [], []
-    for i, row in enumerate(Y):
-        pos, neg = np.flatnonzero(row == 1), np.flatnonzero(row == 0)
-        if pos.size and neg.size:
-            inst.append(np.full(pos.size * neg.size, i))
-            rel.append(np.repeat(pos, neg.size))
-            irr.append(np.tile(neg, pos.size))
-    if not inst:
-        empty = np.empty(0, dtype=np.int64)
-        return empty, empty.copy(), empty.copy()
-    return tuple(np.concatenate(a).astype(np.int64) for a in (inst, rel, irr))
-
-
 class RankSVM(_MultiLabelBaseline):
     """Elisseeff & Weston's (2001) Rank-SVM, linear kernel, with their LLSF threshold.
 
@@ -249,7 +217,7 @@ class RankSVM(_MultiLabelBaseline):
         \\quad \\text{s.t.} \\quad \\langle w_k - w_l, x_i \\rangle + b_k - b_l \\ge 1 - \\xi_{ikl},
         \\ \\xi_{ikl} \\ge 0 .
 
-    Solved exactly (to ``tol``) as the pairwise hinge SVM of :func:`labelrank.pairwise_svm.fit_pairwise_hinge`
+    Solved exactly (to ``tol``) as the pairwise hinge SVM of :func:`labelrank.rankers.pairwise_svm.fit_pairwise_hinge`
     with one block per label: pair (i, k, l) has positive vector :math:`\\tilde x_i` in block k, negative vector
     :math:`\\tilde x_i` in block l, and bound :math:`C / (|Y_i| |\\bar Y_i|)`, where
     :math:`\\tilde x_i = (x_i, \\text{intercept\\_scaling})`. The bias :math:`b_k` is ``intercept_scaling`` times the
@@ -275,7 +243,7 @@ class RankSVM(_MultiLabelBaseline):
     intercept_scaling : float, default=1.0
         Value of the constant feature that carries the biases.
     tol : float, default=1e-3
-        Projected-gradient tolerance of the dual coordinate descent (see :mod:`labelrank.pairwise_svm`).
+        Projected-gradient tolerance of the dual coordinate descent (see :mod:`labelrank.rankers.pairwise_svm`).
     max_iter : int, default=1000
         Maximum number of epochs over all pairs.
     random_state : int, default=0

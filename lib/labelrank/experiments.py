@@ -91,7 +91,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -99,11 +99,9 @@ from typing import Any, Literal
 import joblib
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 from sklearn.model_selection import KFold
 from tqdm import tqdm
 
-import labelrank
 from labelrank import datasets
 from labelrank._paths import cache_dir, unwritable_reason, write_text_atomic
 from labelrank.metrics import METRICS, evaluate

@@ -80,9 +80,9 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
-from labelrank._validation import check_positive_int, check_real
+from labelrank._validation import check_label_matrix, check_positive_int, check_real
 
-__all__ = ["PairwiseHingeResult", "fit_pairwise_hinge", "pair_margins"]
+__all__ = ["PairwiseHingeResult", "fit_pairwise_hinge", "pair_margins", "rank_svm_pairs"]
 
 
 @dataclass(frozen=True)
@@ -484,3 +484,35 @@ def pair_margins(
     pos_blocks = _as_index(pos_blocks, "pos_blocks", n_pairs, W.shape[0], "the rows of coef")
     neg_blocks = _as_index(neg_blocks, "neg_blocks", n_pairs, W.shape[0], "the rows of coef")
     return _margins(W, pos_rows, neg_rows, pos_blocks, neg_blocks, is_sparse, dense, data, indices, indptr)
+
+
+def rank_svm_pairs(Y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All (instance, relevant label, irrelevant label) triples of a label matrix, instance by instance.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_instances, n_labels)
+        0/1 relevance.
+
+    Returns
+    -------
+    instance, relevant, irrelevant : numpy.ndarray of int64, each of shape (sum_i |Y_i| |Ybar_i|,)
+        Instances with no or with every label relevant contribute nothing.
+
+    Examples
+    --------
+    >>> [a.tolist() for a in rank_svm_pairs([[1, 0, 1], [1, 1, 1]])]
+    [[0, 0], [0, 2], [1, 1]]
+    """
+    Y = check_label_matrix(Y, "Y")
+    inst, rel, irr = [], [], []
+    for i, row in enumerate(Y):
+        pos, neg = np.flatnonzero(row == 1), np.flatnonzero(row == 0)
+        if pos.size and neg.size:
+            inst.append(np.full(pos.size * neg.size, i))
+            rel.append(np.repeat(pos, neg.size))
+            irr.append(np.tile(neg, pos.size))
+    if not inst:
+        empty = np.empty(0, dtype=np.int64)
+        return empty, empty.copy(), empty.copy()
+    return tuple(np.concatenate(a).astype(np.int64) for a in (inst, rel, irr))

@@ -1,0 +1,194 @@
+"""The rankers' shared parts: input checks, standardisation statistics, chunked linear scores, base classes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from labelrank._validation import (
+    _describe,
+    check_label_matrix,
+    check_positive_int,
+    check_real,
+)
+
+_CHUNK_ELEMENTS = 2**22  # elements of Z (n_chunk * m * d) processed at once by the chunked linear algebra
+
+# ----------------------------------------------------------------------------------------------------------------
+# validation and small helpers
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def _check_positive(value: Any, name: str) -> float:
+    return check_real(value, name, low=0.0, low_inclusive=False)
+
+
+def _check_seed(value: Any) -> int:
+    return check_positive_int(value, "random_state", minimum=0)
+
+
+def check_meta_features(Z: Any, name: str = "Z") -> np.ndarray:
+    """Validate a meta-level feature array of shape (n_instances, n_labels, n_features) and return it.
+
+    float32 and float64 arrays are returned as they are (no copy); other numeric types are converted to float64.
+
+    Raises
+    ------
+    TypeError
+        If ``Z`` is None, a string, a scipy sparse matrix or non-numeric.
+    ValueError
+        If ``Z`` is not 3-D, has an empty dimension, or holds NaN or infinite values (the message shows the
+        first offending entry).
+    """
+    if Z is None or isinstance(Z, (str, bytes)) or hasattr(Z, "tocsr"):
+        raise TypeError(f"{name} must be a 3-D array (n_instances, n_labels, n_features), got {_describe(Z)}")
+    try:
+        arr = np.asarray(Z)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} could not be converted to an array: {exc}") from exc
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
+        raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}")
+    if np.issubdtype(arr.dtype, np.complexfloating):
+        raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
+    if arr.ndim != 3:
+        raise ValueError(f"{name} must be 3-D (n_instances, n_labels, n_features), got shape {arr.shape}")
+    if 0 in arr.shape:
+        raise ValueError(f"{name} must not have an empty dimension, got shape {arr.shape}")
+    if arr.dtype not in (np.float32, np.float64):
+        arr = arr.astype(np.float64)
+    if not np.isfinite(np.sum(arr, dtype=np.float64)):  # cheap test; locate the culprit only if it fails
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        where = tuple(int(b) for b in bad)
+        raise ValueError(f"{name} must be finite, got {arr[where].item()!r} at position {where}")
+    return arr
+
+
+def _check_Z_Y(Z: Any, Y: Any) -> tuple[np.ndarray, np.ndarray]:
+    Z = check_meta_features(Z, "Z")
+    if Y is None:
+        raise ValueError("Y must be a label matrix of shape (n_instances, n_labels), got None")
+    Y = check_label_matrix(Y, "Y")
+    if Y.shape != Z.shape[:2]:
+        raise ValueError(
+            f"Y must have shape (n_instances, n_labels) = {Z.shape[:2]} to match Z of shape {Z.shape}, got {Y.shape}"
+        )
+    return Z, Y
+
+
+def _chunk_rows(Z: np.ndarray) -> int:
+    return max(1, _CHUNK_ELEMENTS // (Z.shape[1] * Z.shape[2]))
+
+
+def _moments(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-feature mean and standard deviation over all (instance, label) pairs, in float64, chunk by chunk."""
+    n, m, d = Z.shape
+    step = _chunk_rows(Z)
+    total = np.zeros(d)
+    for start in range(0, n, step):
+        total += Z[start : start + step].reshape(-1, d).sum(axis=0, dtype=np.float64)
+    mean = total / (n * m)
+    sq = np.zeros(d)
+    for start in range(0, n, step):
+        centred = Z[start : start + step].reshape(-1, d).astype(np.float64) - mean
+        sq += np.einsum("ij,ij->j", centred, centred)
+    std = np.sqrt(sq / (n * m))
+    scale = np.where(std > 1e-12 * np.maximum(1.0, np.abs(mean)), std, 1.0)
+    return mean, scale
+
+
+def _linear_scores(Z: np.ndarray, w: np.ndarray, b: float = 0.0) -> np.ndarray:
+    """``Z @ w + b`` of shape (n, m) in float64, computed chunk by chunk in ``Z``'s dtype (no full copy of Z)."""
+    n, m, d = Z.shape
+    out = np.empty((n, m))
+    wz = w.astype(Z.dtype)
+    step = _chunk_rows(Z)
+    for start in range(0, n, step):
+        out[start : start + step] = Z[start : start + step] @ wz
+    out += b
+    return out
+
+
+def _weighted_sum(Z: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``sum_{i,c} weights[i, c] * Z[i, c]`` of shape (d,), in float64, chunk by chunk."""
+    n, m, d = Z.shape
+    total = np.zeros(d)
+    step = _chunk_rows(Z)
+    for start in range(0, n, step):
+        block = Z[start : start + step].reshape(-1, d)
+        total += weights[start : start + step].reshape(-1).astype(Z.dtype) @ block
+    return total
+
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the rankers
+# ----------------------------------------------------------------------------------------------------------------
+
+
+class _Ranker(BaseEstimator):
+    """Shared plumbing: input checks, standardisation statistics, scoring of new data.
+
+    Subclasses implement ``_check_params()``, ``_fit(Z, Y)`` and ``_scores(Z)``.
+    """
+
+    _standardizes = True
+
+    def fit(self, Z: Any, Y: Any) -> _Ranker:
+        """Learn the scoring function from meta-level features ``Z`` (n, m, d) and 0/1 labels ``Y`` (n, m)."""
+        self._check_params()
+        Z, Y = _check_Z_Y(Z, Y)
+        self.n_features_in_ = Z.shape[2]
+        if self._standardizes and self.standardize:
+            self.mean_, self.scale_ = _moments(Z)
+        else:
+            self.mean_, self.scale_ = np.zeros(Z.shape[2]), np.ones(Z.shape[2])
+        self._fit(Z, Y)
+        return self
+
+    def decision_function(self, Z: Any) -> np.ndarray:
+        """Scores :math:`f(\\phi(x_i, c))` of shape (n, m), higher = more relevant; any number of labels m."""
+        check_is_fitted(self, "n_features_in_")
+        Z = check_meta_features(Z, "Z")
+        if Z.shape[2] != self.n_features_in_:
+            raise ValueError(
+                f"Z has {Z.shape[2]} features per (instance, label) pair, but {type(self).__name__} was fitted "
+                f"with {self.n_features_in_}"
+            )
+        return self._scores(Z)
+
+    def _standardized(self, Zb: np.ndarray) -> np.ndarray:
+        return (Zb - self.mean_) / self.scale_
+
+    def _check_standardize(self) -> None:
+        if not isinstance(self.standardize, (bool, np.bool_)):
+            raise TypeError(f"standardize must be True or False, got {_describe(self.standardize)}")
+
+
+class _LinearRanker(_Ranker):
+    """A linear scoring function ``coef_ . (phi - mean_) / scale_ + intercept_``."""
+
+    def _scores(self, Z: np.ndarray) -> np.ndarray:
+        w = self.coef_ / self.scale_
+        return _linear_scores(Z, w, self.intercept_ - float(self.mean_ @ w))
+
+
+class _SVMRanker(_LinearRanker):
+    """The SVM rankers' shared parameters: ``C``, the solver's ``tol`` and ``max_iter``, ``standardize``, a seed."""
+
+    def __init__(self, C: float, tol: float = 1e-3, max_iter: int = 1000, standardize: bool = True,
+                 random_state: int = 0):
+        self.C = C
+        self.tol = tol
+        self.max_iter = max_iter
+        self.standardize = standardize
+        self.random_state = random_state
+
+    def _check_params(self) -> None:
+        _check_positive(self.C, "C")
+        _check_positive(self.tol, "tol")
+        check_positive_int(self.max_iter, "max_iter")
+        self._check_standardize()
+        _check_seed(self.random_state)

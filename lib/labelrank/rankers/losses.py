@@ -1,0 +1,248 @@
+"""The list losses of the gradient rankers: ListNet's top-one cross-entropy (Cao et al. 2007) and RankNet /
+LambdaRank's pairwise gradients weighted by |delta NDCG| or |delta AP| (Burges et al. 2007)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+from scipy.special import expit, log_softmax, softmax
+
+from labelrank._validation import (
+    check_choice,
+    check_label_matrix,
+)
+from labelrank.metrics.ranking import rank_labels
+from labelrank.rankers._base import _check_positive
+
+# ----------------------------------------------------------------------------------------------------------------
+# ListNet: top-one probabilities and cross-entropy
+# ----------------------------------------------------------------------------------------------------------------
+
+ListNetTarget = Literal["softmax", "normalized"]
+
+
+def _listnet_target(Y: np.ndarray, target: str) -> tuple[np.ndarray, np.ndarray]:
+    """The target top-one distribution of each list and a mask of the lists that have one."""
+    Yf = Y.astype(np.float64)
+    if target == "softmax":
+        return softmax(Yf, axis=1), np.ones(len(Y), dtype=bool)
+    n_rel = Yf.sum(axis=1)
+    usable = n_rel > 0
+    P = np.divide(Yf, n_rel[:, None], out=np.zeros_like(Yf), where=usable[:, None])
+    return P, usable
+
+
+def listnet_loss(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.ndarray:
+    r"""ListNet's loss of each list: the cross-entropy between the top-one distributions of labels and scores.
+
+    .. math::
+
+        L(y, s) = -\sum_{c=1}^{m} P_y(c) \log P_s(c), \qquad P_s(c) = \frac{e^{s_c}}{\sum_{c'} e^{s_{c'}}}
+
+    (Cao et al. 2007, eq. 1-3 with :math:`\phi = \exp`). The target :math:`P_y` is ``"softmax"``, Cao et al.'s
+    top-one probability of the relevance labels, :math:`P_y(c) = e^{y_c} / \sum_{c'} e^{y_{c'}}` (a relevant
+    category gets :math:`e \approx 2.72` times the mass of an irrelevant one), or ``"normalized"``,
+    :math:`P_y(c) = y_c / |R|` (all mass on the relevant categories; a list with no relevant category has no
+    target and loss 0).
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_lists, m)
+    Y : array-like of shape (n_lists, m)
+        0/1 relevance.
+    target : {"softmax", "normalized"}
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_lists,)
+
+    Examples
+    --------
+    >>> float(listnet_loss([[0.0, 0.0]], [[1, 0]], target="normalized")[0])   # -log(1/2)
+    0.6931471805599453
+    """
+    target = check_choice(target, "target", ("softmax", "normalized"))
+    S = np.asarray(scores, dtype=np.float64)
+    Y = check_label_matrix(Y, "Y")
+    if S.shape != Y.shape:
+        raise ValueError(f"scores and Y must have the same shape, got {S.shape} and {Y.shape}")
+    P, usable = _listnet_target(Y, target)
+    return np.where(usable, -(P * log_softmax(S, axis=1)).sum(axis=1), 0.0)
+
+
+def listnet_gradient(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.ndarray:
+    r"""Gradient of :func:`listnet_loss` with respect to the scores: :math:`\partial L / \partial s_c = P_s(c) -
+    P_y(c)` (0 for a list without target), shape (n_lists, m)."""
+    target = check_choice(target, "target", ("softmax", "normalized"))
+    S = np.asarray(scores, dtype=np.float64)
+    Y = check_label_matrix(Y, "Y")
+    if S.shape != Y.shape:
+        raise ValueError(f"scores and Y must have the same shape, got {S.shape} and {Y.shape}")
+    P, usable = _listnet_target(Y, target)
+    return np.where(usable[:, None], softmax(S, axis=1) - P, 0.0)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# RankNet / LambdaRank
+# ----------------------------------------------------------------------------------------------------------------
+
+LambdaMetric = Literal["ndcg", "map", "none"]
+
+
+def _relevant_first(Yb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column indices of each list's relevant labels, padded to the longest list, and the mask of real entries.
+
+    The padding points at irrelevant labels (the rest of a stable sort that puts relevant labels first), so the
+    indices of a row are distinct.
+    """
+    n_rel = Yb.sum(axis=1)
+    width = max(int(n_rel.max(initial=0)), 1)
+    rel_idx = np.argsort(~Yb, axis=1, kind="stable")[:, :width]
+    return rel_idx, np.arange(width)[None, :] < n_rel[:, None]
+
+
+def _pair_deltas(S: np.ndarray, Yb: np.ndarray, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    r""":math:`|\Delta M|` of the pairs (r-th relevant label, label j) in the compact layout (n, width, m).
+
+    Returns ``rel_idx`` of :func:`_relevant_first` and ``delta`` (0 where the pair is not relevant/irrelevant).
+    Work and memory are O(n * max|R| * m) rather than O(n * m^2): Reuters lists have 90 labels, 1.2 relevant.
+    """
+    n, m = S.shape
+    rel_idx, valid = _relevant_first(Yb)
+    mask = valid[:, :, None] & ~Yb[:, None, :]
+    if metric == "none":
+        return rel_idx, mask.astype(np.float64)
+    pos = rank_labels(S)  # MULAN's tie rule, as the metrics
+    n_rel = Yb.sum(axis=1)
+    if metric == "ndcg":
+        disc = 1.0 / np.log2(1.0 + np.arange(1, m + 1))
+        ideal = np.concatenate(([0.0], np.cumsum(disc)))[n_rel]
+        D = disc[pos - 1]
+        Drel = np.take_along_axis(D, rel_idx, axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            delta = np.abs(Drel[:, :, None] - D[:, None, :]) / ideal[:, None, None]
+        return rel_idx, np.where(mask, delta, 0.0)
+    # MAP: c(p) relevant labels at positions <= p, H(p) = sum of 1/q over relevant positions q <= p
+    order = np.argsort(pos, axis=1)
+    rel_sorted = np.take_along_axis(Yb, order, axis=1).astype(np.float64)
+    c_sorted = np.cumsum(rel_sorted, axis=1)
+    H_sorted = np.cumsum(rel_sorted / np.arange(1, m + 1), axis=1)
+    c = np.take_along_axis(c_sorted, pos - 1, axis=1)
+    H = np.take_along_axis(H_sorted, pos - 1, axis=1)
+
+    def at_rel(v):
+        return np.take_along_axis(v, rel_idx, axis=1)[:, :, None].astype(np.float64)
+
+    a, ca, Ha = at_rel(pos), at_rel(c), at_rel(H)  # the relevant member of the pair
+    b, cb, Hb = pos[:, None, :].astype(np.float64), c[:, None, :], H[:, None, :]
+    down = cb / b - ca / a - (Hb - Ha)
+    up = (cb + 1.0) / b - ca / a + (Ha - 1.0 / a - Hb)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        delta = np.abs(np.where(a < b, down, up)) / n_rel[:, None, None]
+    return rel_idx, np.where(mask, delta, 0.0)
+
+
+def _check_scores_labels(scores: Any, Y: Any) -> tuple[np.ndarray, np.ndarray]:
+    S = np.asarray(scores, dtype=np.float64)
+    Yb = check_label_matrix(Y, "Y").astype(bool)
+    if S.shape != Yb.shape:
+        raise ValueError(f"scores and Y must have the same shape, got {S.shape} and {Yb.shape}")
+    return S, Yb
+
+
+def delta_metric(scores: Any, Y: Any, metric: LambdaMetric = "ndcg") -> np.ndarray:
+    r""":math:`|\Delta M_{ij}|`: how much a list's metric changes when labels ``i`` and ``j`` swap ranks.
+
+    The ranking is by descending score, ties broken as in the metrics (:func:`labelrank.metrics.rank_labels`,
+    MULAN's rule: the larger column index first). Only pairs of a relevant ``i`` and an
+    irrelevant ``j`` (or the reverse) can change the metric; all other entries, and lists with no relevant label,
+    are 0. The result is symmetric in ``(i, j)``.
+
+    * ``"ndcg"`` (binary gains, :math:`D(r) = 1/\log_2(1 + r)`):
+      :math:`|\Delta NDCG_{ij}| = |D(r_i) - D(r_j)| / IDCG`, :math:`IDCG = \sum_{k=1}^{|R|} D(k)`.
+    * ``"map"``: with positions :math:`a = r_i` (relevant), :math:`b = r_j` (irrelevant), :math:`c(p)` the number
+      of relevant labels at positions :math:`\le p` and :math:`H(p) = \sum_{q \le p, \text{relevant}} 1/q`,
+
+      .. math::
+
+          |R|\,\Delta AP_{ij} = \begin{cases}
+          c(b)/b - c(a)/a - (H(b) - H(a)) & a < b \text{ (the relevant label moves down)} \\
+          (c(b) + 1)/b - c(a)/a + (H(a) - 1/a - H(b)) & a > b \text{ (it moves up)}
+          \end{cases}
+
+      (the moved label's precision changes, and each relevant label between the two positions loses or gains
+      one relevant label above it).
+    * ``"none"``: 1 for every relevant/irrelevant pair (LambdaRank then reduces to RankNet).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_lists, m, m)
+    """
+    metric = check_choice(metric, "metric", ("ndcg", "map", "none"))
+    S, Yb = _check_scores_labels(scores, Y)
+    n, m = S.shape
+    rel_idx, delta = _pair_deltas(S, Yb, metric)
+    out = np.zeros((n, m, m))
+    out[np.arange(n)[:, None], rel_idx] = delta  # padded rows belong to irrelevant labels and are all 0
+    return out + np.swapaxes(out, 1, 2)
+
+
+def ranknet_cost(scores: Any, Y: Any, sigma: float = 1.0, weights: Any = None) -> np.ndarray:
+    r"""RankNet's cost of each list over its relevant/irrelevant pairs (Burges et al. 2005):
+
+    .. math::
+
+        C = \sum_{i \in R} \sum_{j \notin R} w_{ij} \log\big(1 + e^{-\sigma (s_i - s_j)}\big)
+
+    with :math:`w_{ij} = 1`, or the given ``weights`` of shape (n_lists, m, m) (e.g. :func:`delta_metric`).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_lists,)
+    """
+    S = np.asarray(scores, dtype=np.float64)
+    Y = check_label_matrix(Y, "Y").astype(bool)
+    if S.shape != Y.shape:
+        raise ValueError(f"scores and Y must have the same shape, got {S.shape} and {Y.shape}")
+    sigma = _check_positive(sigma, "sigma")
+    pair = Y[:, :, None] & ~Y[:, None, :]
+    diff = S[:, :, None] - S[:, None, :]
+    cost = np.logaddexp(0.0, -sigma * diff)
+    W = pair if weights is None else pair * np.asarray(weights, dtype=np.float64)
+    return (W * cost).sum(axis=(1, 2))
+
+
+def lambda_gradients(
+    scores: Any, Y: Any, metric: LambdaMetric = "ndcg", sigma: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""LambdaRank's gradients :math:`\lambda_c = \partial C / \partial s_c` of each list (Burges et al. 2007).
+
+    For a relevant ``i`` and an irrelevant ``j``,
+
+    .. math::
+
+        \lambda_{ij} = -\frac{\sigma}{1 + e^{\sigma (s_i - s_j)}}\, |\Delta M_{ij}|, \qquad
+        \lambda_c = \sum_{j:\,(c, j)} \lambda_{cj} - \sum_{i:\,(i, c)} \lambda_{ic},
+
+    the RankNet gradient of the pair scaled by the change :math:`|\Delta M_{ij}|` of the metric when the two swap
+    places (:func:`delta_metric`; ``metric="none"`` gives RankNet's gradient). Gradient *descent* on the scores
+    moves relevant labels up. With the weights held fixed, :math:`\lambda` is the gradient of
+    :func:`ranknet_cost` with ``weights = delta_metric(...)``.
+
+    Returns
+    -------
+    lambdas : numpy.ndarray of shape (n_lists, m)
+    cost : numpy.ndarray of shape (n_lists,)
+        The weighted RankNet cost at these scores (for monitoring).
+    """
+    metric = check_choice(metric, "metric", ("ndcg", "map", "none"))
+    S, Yb = _check_scores_labels(scores, Y)
+    sigma = _check_positive(sigma, "sigma")
+    rel_idx, delta = _pair_deltas(S, Yb, metric)
+    diff = np.take_along_axis(S, rel_idx, axis=1)[:, :, None] - S[:, None, :]
+    lam = -sigma * expit(-sigma * diff) * delta
+    cost = (delta * np.logaddexp(0.0, -sigma * diff)).sum(axis=(1, 2))
+    grad = -lam.sum(axis=1)
+    grad[np.arange(len(S))[:, None], rel_idx] += lam.sum(axis=2)
+    return grad, cost
