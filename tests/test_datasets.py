@@ -28,6 +28,7 @@ from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.preprocessing import normalize
 
 from labelrank import datasets
+from labelrank.datasets import download, mulan, text, vowel
 from labelrank._paths import cache_dir
 from labelrank.datasets import (
     REGISTRY,
@@ -365,7 +366,7 @@ _TOY_XML = """<?xml version="1.0" encoding="utf-8"?>
 def test_mulan_labels_selected_by_name_not_position(tmp_path):
     (tmp_path / "toy-train.arff").write_text(_TOY_ARFF)
     (tmp_path / "toy.xml").write_text(_TOY_XML)
-    X, Y, labels = datasets._parse_mulan(tmp_path, "toy", "train")
+    X, Y, labels = mulan._parse_mulan(tmp_path, "toy", "train")
     assert labels == ["lab_b", "lab_a"]  # ARFF declaration order, chosen by the names in the xml
     np.testing.assert_array_equal(X, [[1.5, 2.0], [-3, 4.25], [0, 0]])
     np.testing.assert_array_equal(Y, [[1, 0], [0, 1], [1, 1]])
@@ -376,14 +377,14 @@ def test_label_matrices_are_wide_ints(tmp_path):
     """Y is int64 wherever it is built: 2 * Y - 1 gives -1/+1 and Y.T @ Y counts beyond 255 (uint8 wrapped)."""
     (tmp_path / "toy-train.arff").write_text(_TOY_ARFF)
     (tmp_path / "toy.xml").write_text(_TOY_XML)
-    _, Y, _ = datasets._parse_mulan(tmp_path, "toy", "train")
+    _, Y, _ = mulan._parse_mulan(tmp_path, "toy", "train")
     np.testing.assert_array_equal(2 * Y - 1, [[1, -1], [-1, 1], [1, 1]])
-    Y = datasets._label_matrix([("a",)] * 300, ["a", "b"])
+    Y = text._label_matrix([("a",)] * 300, ["a", "b"])
     assert Y.dtype == np.int64 and (Y.T @ Y)[0, 0] == 300 and Y.sum() == 300
-    assert datasets._PARSE_VERSION >= 2  # the cached uint8 parses are not reused
+    assert download._PARSE_VERSION >= 2  # the cached uint8 parses are not reused
     (tmp_path / "vowel.train").write_text("row.names,y," + ",".join(f"x.{i}" for i in range(1, 11)) + "\n"
                                           "1,3," + ",".join(["0.5"] * 10) + "\n")
-    _, Y, _ = datasets._parse_vowel(tmp_path, "train")
+    _, Y, _ = vowel._parse_vowel(tmp_path, "train")
     assert Y.dtype == np.int64 and (2 * Y - 1).min() == -1
 
 
@@ -391,7 +392,7 @@ def test_mulan_xml_naming_absent_label(tmp_path):
     (tmp_path / "toy-train.arff").write_text(_TOY_ARFF)
     (tmp_path / "toy.xml").write_text(_TOY_XML.replace("lab_a", "lab_zz"))
     with pytest.raises(ValueError, match="lab_zz"):
-        datasets._parse_mulan(tmp_path, "toy", "train")
+        mulan._parse_mulan(tmp_path, "toy", "train")
 
 
 def test_yeast_labels_by_name_against_raw_arff():
@@ -657,7 +658,7 @@ def test_enron_label_parents_and_categories():
 @pytest.mark.parametrize("label", ["AB.AB1", ".x", "E.E1", "A", "A.", "A.A1.x"])
 def test_enron_label_parents_rejects_labels_outside_a_to_d(monkeypatch, label):
     """The top category is one of A, B, C, D exactly ("" and "AB" are substrings of "ABCD" but no category)."""
-    monkeypatch.setattr(datasets, "mulan_xml_labels", lambda name: ["A.A1", label])
+    monkeypatch.setattr(mulan, "mulan_xml_labels", lambda name: ["A.A1", label])
     with pytest.raises(ValueError, match=re.escape(f"label {label!r} is not of the form <A-D>.<code>")):
         datasets.enron_label_parents()
 
@@ -666,7 +667,7 @@ def test_enron_label_parents_is_the_tree_of_the_label_paths(monkeypatch):
     from labelrank.hierarchy import LabelTree
 
     labels = ["A.A1", "B.B1", "A.A2", "D.D19"]
-    monkeypatch.setattr(datasets, "mulan_xml_labels", lambda name: labels)
+    monkeypatch.setattr(mulan, "mulan_xml_labels", lambda name: labels)
     parents = datasets.enron_label_parents()
     assert parents == {"enron": None, "A": "enron", "A.A1": "A", "B": "enron", "B.B1": "B", "A.A2": "A",
                        "D": "enron", "D.D19": "D"}
@@ -676,7 +677,7 @@ def test_enron_label_parents_is_the_tree_of_the_label_paths(monkeypatch):
 @pytest.mark.parametrize("line", ["0 Zeroth genre", "5 Fifth genre", "0.3 a code under 0", "5.1 a code under 5"])
 def test_enron_categories_rejects_numbers_outside_1_to_4(tmp_path, monkeypatch, line):
     (tmp_path / "categories.txt").write_text(f"1 Coarse genre\n1.1 Company Business\n{line}\n", encoding="utf-8")
-    monkeypatch.setattr(datasets, "fetch", lambda name: tmp_path)
+    monkeypatch.setattr(mulan, "fetch", lambda name: tmp_path)
     with pytest.raises(ValueError, match=r"categories.txt line 3: top category '[05]' is not one of 1 \.\.\. 4"):
         datasets.enron_categories()
 
@@ -684,7 +685,7 @@ def test_enron_categories_rejects_numbers_outside_1_to_4(tmp_path, monkeypatch, 
 def test_enron_categories_maps_numbers_to_letters(tmp_path, monkeypatch):
     (tmp_path / "categories.txt").write_text("\n1 Coarse genre\n \n1.1 Business\n4 Tone\n4.19 scorn\n",
                                              encoding="utf-8")
-    monkeypatch.setattr(datasets, "fetch", lambda name: tmp_path)
+    monkeypatch.setattr(mulan, "fetch", lambda name: tmp_path)
     assert datasets.enron_categories() == {"A": "Coarse genre", "A.A1": "Business", "D": "Tone", "D.D19": "scorn"}
 
 

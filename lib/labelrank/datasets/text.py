@@ -1,0 +1,134 @@
+"""Text features: tokenization, count matrices and the "ltc" TF-IDF weighting of the text data sets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from labelrank.datasets.registry import _Y_DTYPE
+
+# --------------------------------------------------------------------------------------------------------------
+# Text: tokenization and ltc weighting
+# --------------------------------------------------------------------------------------------------------------
+
+_TOKEN_RE = re.compile(r"[a-z]{2,}")
+
+
+def tokenize(text: str) -> list[str]:
+    """Split a text into the terms used for Reuters-21578 and 20 Newsgroups.
+
+    The text is lower-cased and every maximal run of two or more ASCII letters is a term (regular expression
+    ``[a-z]{2,}``): digits, punctuation and single letters separate terms and are dropped; no stemming, no stop
+    list. ``"U.S. wheat exports rose 5.2%"`` gives ``['wheat', 'exports', 'rose']``.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    return _TOKEN_RE.findall(text.lower())
+
+
+def count_matrix(train_texts: Sequence[str], test_texts: Sequence[str]):
+    """Term counts of training and test texts over the vocabulary of the training texts.
+
+    Returns
+    -------
+    train_counts, test_counts : scipy.sparse.csr_matrix
+        Raw term frequencies, shape (n_docs, n_terms); terms seen only in test texts are dropped.
+    vocabulary : list of str
+        The terms, sorted alphabetically (column order).
+    """
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    vectorizer = CountVectorizer(tokenizer=tokenize, lowercase=False, token_pattern=None)
+    train_counts = vectorizer.fit_transform(train_texts).tocsr()
+    test_counts = vectorizer.transform(test_texts).tocsr()
+    return train_counts, test_counts, list(vectorizer.get_feature_names_out())
+
+
+def ltc_tfidf(train_counts, test_counts):
+    r"""SMART "ltc" TF-IDF weights: logarithmic tf, idf from the training set, cosine normalisation.
+
+    For term :math:`t` in document :math:`d` with raw count :math:`\mathrm{tf}_{t,d} > 0`,
+
+    .. math::
+
+        w_{t,d} = (1 + \ln \mathrm{tf}_{t,d}) \, \ln\frac{N}{\mathrm{df}_t}, \qquad
+        x_{t,d} = \frac{w_{t,d}}{\lVert w_{\cdot,d} \rVert_2},
+
+    and :math:`x_{t,d} = 0` when :math:`\mathrm{tf}_{t,d} = 0`. :math:`N` is the number of training documents and
+    :math:`\mathrm{df}_t` the number of training documents containing :math:`t`; both come from the training set
+    only, so test documents are weighted without looking at the test set. A term in every training document gets
+    weight 0; a document with no weighted term stays an all-zero row. Unlike scikit-learn's ``TfidfTransformer``
+    there is no ``+1`` in the idf and no smoothing (Salton & Buckley 1988; used for Reuters-21578 and citeseer by
+    Yang & Gopal 2012, section 3.4).
+
+    Parameters
+    ----------
+    train_counts, test_counts : array-like or scipy.sparse matrix of shape (n_docs, n_terms)
+        Non-negative raw term counts over the same vocabulary. Every column should occur in a training document
+        (a column with df = 0 gets weight 0). A sparse matrix that stores a cell in several entries (duplicates)
+        counts their sum.
+
+    Raises
+    ------
+    ValueError
+        For an input that is not 2-D (checked before any conversion), a negative or non-finite count, different
+        numbers of terms, or no training document.
+
+    Returns
+    -------
+    X_train, X_test : scipy.sparse.csr_matrix of float64
+        Rows of unit L2 norm (or all zero).
+    """
+    mats = []
+    for arg, m in (("train_counts", train_counts), ("test_counts", test_counts)):
+        if m is None or isinstance(m, (str, bytes)):
+            raise TypeError(f"{arg} must be a 2-D array or scipy sparse matrix of counts, got {m!r}")
+        # the shape is checked before any conversion: csr_matrix would read a 1-D array as one row
+        ndim = m.ndim if sp.issparse(m) else np.ndim(m)
+        if ndim != 2:
+            raise ValueError(f"{arg} must be 2-D (n_docs, n_terms), got {ndim}-D input of shape {np.shape(m)}")
+        if sp.issparse(m):
+            m = sp.csr_matrix(m, dtype=np.float64, copy=True)
+        else:
+            m = sp.csr_matrix(np.asarray(m, dtype=np.float64))
+        # A CSR matrix may store one entry in several pieces; df and 1 + ln tf need the summed count per cell.
+        m.sum_duplicates()
+        if m.nnz and (m.data.min() < 0 or not np.isfinite(m.data).all()):
+            raise ValueError(f"{arg} must hold finite non-negative counts, got min {m.data.min()}")
+        m.eliminate_zeros()
+        mats.append(m)
+    train, test = mats
+    if train.shape[1] != test.shape[1]:
+        raise ValueError(
+            f"train_counts and test_counts must have the same number of terms, got {train.shape[1]} "
+            f"and {test.shape[1]}"
+        )
+    if train.shape[0] == 0:
+        raise ValueError("train_counts must have at least one document (N = 0 leaves the idf undefined)")
+    n_docs = train.shape[0]
+    df = np.bincount(train.indices, minlength=train.shape[1])
+    with np.errstate(divide="ignore"):
+        idf = np.where(df > 0, np.log(n_docs / np.maximum(df, 1)), 0.0)
+    out = []
+    for m in (train, test):
+        w = m.copy()
+        w.data = 1.0 + np.log(w.data)
+        w = (w @ sp.diags(idf)).tocsr()
+        w.eliminate_zeros()
+        norms = np.sqrt(np.asarray(w.multiply(w).sum(axis=1)).ravel())
+        scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+        out.append((sp.diags(scale) @ w).tocsr())
+    return out[0], out[1]
+
+
+
+def _label_matrix(label_sets: Iterable[Sequence[str]], labels: Sequence[str]) -> np.ndarray:
+    index = {lab: j for j, lab in enumerate(labels)}
+    label_sets = list(label_sets)
+    Y = np.zeros((len(label_sets), len(labels)), dtype=_Y_DTYPE)
+    for i, ls in enumerate(label_sets):
+        Y[i, [index[lab] for lab in ls]] = 1
+    return Y
