@@ -1,4 +1,5 @@
-"""The experiment engine (labelrank.experiments) on a tiny synthetic problem.
+"""The experiment engine (labelrank.protocol) and Yang & Gopal's protocol (labelrank.studies.yang2012.experiments) on
+a tiny synthetic problem.
 
 Most tests run in-process (``LABELRANK_N_JOBS=1``) with *stand-in* estimators whose cross-validated quality is a
 known function of their hyper-parameters, so that the selection rule, the boundary widening and the staged search
@@ -14,7 +15,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from labelrank import experiments as ex
+from labelrank.protocol import data as engine_data
+from labelrank.protocol import fits, runs
+from labelrank.studies.yang2012 import experiments as ex
 from labelrank.metrics import METRICS
 
 # ---- stand-in estimators ------------------------------------------------------------------------------------------
@@ -63,31 +66,35 @@ def cache(tmp_path, monkeypatch):
     """Own cache folder and one worker (in-process, so that monkeypatched code is what runs)."""
     monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path))
     monkeypatch.setenv("LABELRANK_N_JOBS", "1")
-    ex._load_data.cache_clear()
+    engine_data._load_data.cache_clear()
     yield tmp_path
-    ex._load_data.cache_clear()
+    engine_data._load_data.cache_clear()
 
 
 @pytest.fixture
 def labels_in_x(monkeypatch):
     """Make the synthetic X carry Y in its first columns, so the stand-ins can produce perfect scores."""
-    original = ex._synthetic
+    original = engine_data._synthetic
 
     def synthetic(seed):
         X_tr, Y_tr, X_te, Y_te = original(seed)
         return np.hstack([Y_tr, X_tr]), Y_tr, np.hstack([Y_te, X_te]), Y_te
 
-    monkeypatch.setattr(ex, "_synthetic", synthetic)
-    ex._load_data.cache_clear()
+    monkeypatch.setattr(engine_data, "_synthetic", synthetic)
+    engine_data._load_data.cache_clear()
+
+
+#: Yang & Gopal's methods plus two stand-ins (the tests' protocols carry them all).
+METHODS = {
+    **ex.METHODS,
+    "StandIn-C": ex.MethodSpec("StandIn-C", "baseline", standin, (("C", "C"),)),
+    "StandIn-kC": ex.MethodSpec("StandIn-kC", "baseline", standin, (("k", "k"), ("C", "C"))),
+}
 
 
 @pytest.fixture
 def sandbox(cache, labels_in_x, monkeypatch):
-    """The cache fixture plus two stand-in methods in the registry."""
-    methods = dict(ex.METHODS)
-    methods["StandIn-C"] = ex.MethodSpec("StandIn-C", "baseline", standin, (("C", "C"),))
-    methods["StandIn-kC"] = ex.MethodSpec("StandIn-kC", "baseline", standin, (("k", "k"), ("C", "C")))
-    monkeypatch.setattr(ex, "METHODS", methods)
+    """The cache fixture, the labels in X, and a fresh count of the stand-ins' fits."""
     FITS["n"] = 0
     return cache
 
@@ -104,6 +111,8 @@ def proto(**changes) -> ex.Protocol:
         widen_points=1,
         max_widen=2,
         k_meta=3,
+        methods=METHODS,
+        fig2_methods=ex.FIG2_METHODS,
     )
     return dataclasses.replace(base, **changes)
 
@@ -159,9 +168,9 @@ def test_folds_and_tuning_subsample(cache):
     p = proto(tune_subsample={ex.SYNTHETIC: 60})
     rows = ex.tuning_rows(150, ex.SYNTHETIC, p)
     assert rows.size == 60 and np.unique(rows).size == 60
-    X_fit, Y_fit, X_val, Y_val = ex._split(ex.SYNTHETIC, p, 0)
+    X_fit, Y_fit, X_val, Y_val = engine_data._split(ex.SYNTHETIC, p, 0)
     assert X_fit.shape[0] + X_val.shape[0] == 60
-    X_tr, _, X_te, _ = ex._split(ex.SYNTHETIC, p, -1)
+    X_tr, _, X_te, _ = engine_data._split(ex.SYNTHETIC, p, -1)
     assert (X_tr.shape[0], X_te.shape[0]) == (150, 75)
 
 
@@ -251,7 +260,7 @@ def test_meta_features_are_float32_and_sliceable(cache):
     assert Z_fit.shape[0] + Z_eval.shape[0] == 150 and kept.all()
     from labelrank.features import MetaLevelFeatures, NeighborDistances
 
-    X_fit, Y_fit, X_val, _ = ex._split(ex.SYNTHETIC, p, 0)
+    X_fit, Y_fit, X_val, _ = engine_data._split(ex.SYNTHETIC, p, 0)
     direct = MetaLevelFeatures(k=10).fit(X_fit, Y_fit).transform(X_val)
     np.testing.assert_allclose(NeighborDistances(np.asarray(Z_eval), p.k_max).features(10), direct, rtol=1e-5,
                                atol=1e-5)
@@ -280,8 +289,8 @@ def test_results_table_on_synthetic(cache):
         params = json.loads(row["params"])
         assert row["tuned_on"] == ("MAP" if METRICS[row["metric"]].kind == "rank" else "Micro-F1")
         assert isinstance(params, dict)
-    runs = ex.run_info("quick")["runs"]
-    assert runs and runs[-1]["wall_seconds"] > 0 and runs[-1]["peak_rss_mb"] > 0
+    records = ex.run_info("quick")["runs"]
+    assert records and records[-1]["wall_seconds"] > 0 and records[-1]["peak_rss_mb"] > 0
 
 
 def test_chapter_extras_on_synthetic(cache):
@@ -345,12 +354,12 @@ def test_convergence_warnings_are_counted_not_printed(recwarn):
 
     from sklearn.exceptions import ConvergenceWarning
 
-    with ex._ConvergenceWarnings() as caught:
+    with fits._ConvergenceWarnings() as caught:
         warnings.warn("stopped at max_iter", ConvergenceWarning)
         warnings.warn("stopped again", ConvergenceWarning)
     assert caught.count == 2 and len(recwarn) == 0
     # any other warning is issued again
-    with ex._ConvergenceWarnings() as caught:
+    with fits._ConvergenceWarnings() as caught:
         warnings.warn("stopped", ConvergenceWarning)
         warnings.warn("something else", RuntimeWarning)
     assert caught.count == 1 and [w.category for w in recwarn] == [RuntimeWarning]
@@ -364,11 +373,11 @@ def _record_many(cache_folder: str, n: int) -> None:
     import os
 
     os.environ["LABELRANK_CACHE"] = cache_folder
-    from labelrank import experiments
+    from labelrank.protocol import runs
 
     mem = type("Mem", (), {"peak": 2**20, "peak_rusage": 2**20})()
     for _ in range(n):
-        experiments._record_run(proto(), ("synthetic",), "test", 0.0, 1.0, mem, 0.0, 1)
+        runs._record_run(proto(), ("synthetic",), "test", 0.0, 1.0, mem, 0.0, 1)
 
 
 def test_concurrent_run_records_lose_nothing(cache):
@@ -382,13 +391,13 @@ def test_concurrent_run_records_lose_nothing(cache):
     for w in workers:
         w.join(120)
         assert w.exitcode == 0
-    runs = json.loads(ex._run_info_path("quick").read_text())["runs"]
-    assert len(runs) == 60
-    assert not list(ex._run_info_path("quick").parent.glob("*.part"))  # no temporary file left behind
+    records = json.loads(runs._run_info_path("quick").read_text())["runs"]
+    assert len(records) == 60
+    assert not list(runs._run_info_path("quick").parent.glob("*.part"))  # no temporary file left behind
 
 
 def test_a_damaged_run_record_is_set_aside_with_a_warning(cache):
-    path = ex._run_info_path("quick")
+    path = runs._run_info_path("quick")
     path.parent.mkdir(parents=True)
     path.write_text('{"profile": "quick", "runs": [{"wall')
     with pytest.warns(RuntimeWarning, match="could not be read .*JSONDecodeError.*set aside as run_info_quick"):
@@ -416,11 +425,11 @@ def test_command_line_bad_input_is_one_line_and_exit_code_2(tmp_path, monkeypatc
         (mirror / datasets.REGISTRY["emotions"].folder / f.path).write_text("damaged\n")
     monkeypatch.setenv("LABELRANK_DATA", str(mirror))
     monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / "cache"))
-    ex._load_data.cache_clear()
+    engine_data._load_data.cache_clear()
     assert ex.main(["--profile", "quick", "--datasets", "emotions"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "error:" in err and "sha256" in err.lower() and "Traceback" not in err
-    ex._load_data.cache_clear()
+    engine_data._load_data.cache_clear()
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / "file" / "cache"))
     assert ex.main(["--profile", "quick"]) == 2
@@ -431,9 +440,9 @@ def _worker_task(seconds: float) -> int:
     import os
     import time
 
-    from labelrank import experiments
+    from labelrank.protocol import fits
 
-    experiments._start_task(1)
+    fits._start_task(1)
     time.sleep(seconds)
     return os.getpid()
 

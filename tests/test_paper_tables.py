@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from labelrank.studies import paper
-from labelrank.experiments import rank_conflicts, rank_methods, rank_totals
+from labelrank.protocol import rank_conflicts, rank_methods, rank_totals
 from labelrank.metrics import METRICS
 
 DATASETS = ["scene", "emotions", "yeast", "citeseer", "reuters21578"]

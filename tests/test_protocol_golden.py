@@ -1,6 +1,6 @@
 """The quick profile's whole results table, pinned: any change of a number is caught here.
 
-The experiment cache is keyed on explicit versions (``labelrank.experiments.ENGINE_VERSION`` and each method's
+The experiment cache is keyed on explicit versions (``labelrank.protocol.ENGINE_VERSION`` and each method's
 ``MethodSpec.version``), not on the source code, so that moving or refactoring code keeps a 40-minute cache. The
 price is that a change which moves a number must bump a version, and this test is what makes that happen: it
 recomputes the quick profile from empty caches and compares it with ``tests/golden/quick_results.csv``.
@@ -19,7 +19,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from labelrank import experiments as ex
+from labelrank.protocol import data as engine_data
+from labelrank.studies.yang2012 import experiments as ex
 
 GOLDEN = Path(__file__).parent / "golden" / "quick_results.csv"
 NUMBERS = ["value", "cv_value", "p_value"]
@@ -31,9 +32,9 @@ def test_quick_profile_results_are_pinned_and_identical_for_any_number_of_worker
     for jobs in (1, 2, 3):
         monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / f"jobs{jobs}"))
         monkeypatch.setenv("LABELRANK_N_JOBS", str(jobs))
-        ex._load_data.cache_clear()
+        engine_data._load_data.cache_clear()
         tables.append(ex.results("quick", progress=False).drop(columns=["fit_seconds"]))
-    ex._load_data.cache_clear()
+    engine_data._load_data.cache_clear()
     for table in tables[1:]:
         pd.testing.assert_frame_equal(table, tables[0], check_exact=True)
     ours = tables[0]

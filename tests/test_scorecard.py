@@ -2,7 +2,7 @@
 and nowhere else, "ours" equal to what the library gives, the summary's counts, and the errors on bad arguments.
 
 The experiment-backed tables (Yang & Gopal's Tables 3-6) run on a small synthetic results frame, passed in or
-monkeypatched over :func:`labelrank.experiments.results`, so no experiment is run here.
+monkeypatched over :func:`labelrank.studies.yang2012.experiments.results`, so no experiment is run here.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from labelrank import experiments
+from labelrank.studies.yang2012 import experiments
 
 from labelrank.studies import paper
 

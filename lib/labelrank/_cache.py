@@ -4,7 +4,7 @@
 ``root / name / <hash of the arguments> / output.pkl``, where ``name`` is a stable name for *what* is computed
 ("cv_point", "meta_features", ...) chosen by the caller, and the hash covers the arguments that decide the result
 (the caller lists the others in ``ignore``: a protocol object, a thread count). The arguments carry the explicit
-versions of the code that computes the result (the experiments' :func:`~labelrank.experiments.code_version`, the
+versions of the code that computes the result (the experiments' :func:`~labelrank.protocol.code_version`, the
 parsers' version of :mod:`labelrank.datasets`); the function's module,
 name and source text are *not* part of the key, so moving or refactoring the code keeps every entry (this is where
 :class:`joblib.Memory`, which keys on the function's module and checks its source, would start afresh).

@@ -19,7 +19,7 @@ decisions, a *threshold map* :math:`g: \\mathbb{R}^m \\to \\mathbb{R}` is learne
 The sorted input suits the meta-level rankers, whose one scoring function is shared by all categories: it knows
 nothing of a category's identity, so neither need the threshold map. It is a departure from the literal reading,
 made after the rankers' Micro-F1 fell short of the paper's with the category-order input. The chapter "Thresholding" compares
-the two inputs by cross-validation on the training sets (:func:`labelrank.experiments.llsf_inputs_comparison`).
+the two inputs by cross-validation on the training sets (:func:`labelrank.studies.yang2012.experiments.llsf_inputs_comparison`).
 
 :class:`LLSFThreshold` does steps 2-5 on score matrices; every estimator in :mod:`labelrank.baselines` and the
 meta-level rankers use it.

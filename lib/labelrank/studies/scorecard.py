@@ -260,7 +260,8 @@ def _printed(name: str, **kwargs) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------- Li et al. 2007
 def li2007_table1() -> pd.DataFrame:
     """Table 1 of Li, Bontcheva & Cunningham: BDM among six F-terms of theme 2C088, on the reconstructed Figure 1
-    (``data/fterm/2C088_figure1.yaml``), via :func:`labelrank.studies.li2007.reconstruct.compare_table1` as in the chapter."""
+    (``data/fterm/2C088_figure1.yaml``), via :func:`labelrank.studies.li2007.reconstruct.compare_table1` as in the
+    chapter."""
     from labelrank.studies.li2007 import reconstruct
     from labelrank.hierarchy import LabelTree
 
@@ -440,7 +441,8 @@ def yang2012_table1() -> pd.DataFrame:
 
 def yang2012_table2(profile: str | None = None) -> pd.DataFrame:
     """Table 2 of Yang & Gopal: CPU seconds of the neighbour search, beside ours for the test batch on one thread
-    with ``k = 100`` (:func:`labelrank.studies.yang2012.timing.table2_seconds`, the chapter's "test" workload), for the data sets
+    with ``k = 100`` (:func:`labelrank.studies.yang2012.timing.table2_seconds`, the chapter's "test" workload), for
+    the data sets
     the profile times (:func:`labelrank.studies.yang2012.timing.table2_timing_plan`)."""
     from labelrank.studies.yang2012 import timing
 
@@ -477,7 +479,8 @@ _EXPERIMENT_TABLES = {3: "learning_to_rank", 4: "thresholding", 5: "thresholding
 
 
 def experiment_rows(results: pd.DataFrame, table: int) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """The rows of :func:`labelrank.experiments.results` that the chapters put beside Yang & Gopal's Table
+    """The rows of :func:`labelrank.studies.yang2012.experiments.results` that the chapters put beside Yang & Gopal's
+    Table
     ``table`` (3-6), and the keys that identify a cell.
 
     * Table 3: MLC-ListNet (its only rows: meta-level features, regression threshold) and Binary-SVM, RankSVM,
@@ -506,7 +509,7 @@ def experiment_rows(results: pd.DataFrame, table: int) -> tuple[pd.DataFrame, tu
 def experiment_table(results: pd.DataFrame, table: int, datasets: Sequence[str] | None = None) -> pd.DataFrame:
     """Yang & Gopal's Table ``table`` (3-6) beside our ``results``: one row per cell of the paper.
 
-    :func:`experiment_rows` selects our rows and :func:`labelrank.experiments.beside_paper` joins them with
+    :func:`experiment_rows` selects our rows and :func:`labelrank.protocol.beside_paper` joins them with
     ``data/paper/yang2012_table{table}.csv`` (columns ``paper``, ``ours``, ``delta``, ranks and marks). With
     ``datasets`` only those data sets' cells are kept, and each of them must have a value of ours.
 
@@ -515,7 +518,7 @@ def experiment_table(results: pd.DataFrame, table: int, datasets: Sequence[str] 
     ValueError
         If ``results`` holds two rows for one cell, or lacks a cell of one of ``datasets`` (named in the message).
     """
-    from labelrank import experiments
+    from labelrank.studies.yang2012 import experiments
 
     ours, keys = experiment_rows(results, table)
     name = f"yang2012_table{table}"
@@ -537,7 +540,7 @@ def experiment_table(results: pd.DataFrame, table: int, datasets: Sequence[str] 
 
 
 def _experiment_table(table: int, profile: str | None, results: pd.DataFrame | None) -> pd.DataFrame:
-    from labelrank import experiments
+    from labelrank.studies.yang2012 import experiments
 
     proto = experiments.protocol(resolve(profile))
     if results is None:
@@ -570,7 +573,8 @@ def _experiment_table(table: int, profile: str | None, results: pd.DataFrame | N
 
 def yang2012_table3(profile: str | None = None, results: pd.DataFrame | None = None) -> pd.DataFrame:
     """Table 3 of Yang & Gopal: MLC-ListNet against the conventional methods, all eight metrics
-    (:func:`labelrank.experiments.results` of the profile, or ``results``; rows of :func:`experiment_rows`)."""
+    (:func:`labelrank.studies.yang2012.experiments.results` of the profile, or ``results``; rows of
+    :func:`experiment_rows`)."""
     return _experiment_table(3, profile, results)
 
 
@@ -591,7 +595,8 @@ def yang2012_table6(profile: str | None = None, results: pd.DataFrame | None = N
 
 def yang2012_table7(profile: str | None = None) -> pd.DataFrame:
     """Table 7 of Yang & Gopal: test error rates on vowel. The two SVMs tuned over the profile's grids
-    (:func:`labelrank.studies.yang2012.vowel.book_grids`) and the nearest-neighbour rule, as in the chapter "Vowel"; the rows quoted
+    (:func:`labelrank.studies.yang2012.vowel.book_grids`) and the nearest-neighbour rule, as in the chapter "Vowel";
+    the rows quoted
     from Hastie et al. are "paper only"."""
     from labelrank import datasets
     from labelrank.studies.yang2012 import vowel

@@ -3,7 +3,7 @@
 The paper's Table 2 gives the "CPU seconds for computing the nearest neighbors for all instances in a batch mode"
 (section 3.4). :func:`neighbor_search_seconds` times the same work for :class:`labelrank.features.MetaLevelFeatures`
 on given arrays; :func:`table2_seconds` does it on a data set prepared as the paper's protocol prepares it
-(:func:`labelrank.experiments.load_data` under the full protocol: the whole splits, emotions rescaled to unit
+(:func:`labelrank.protocol.load_data` under the full protocol: the whole splits, emotions rescaled to unit
 variance). The chapter "Meta-level features" and the scorecard both call them.
 """
 
@@ -85,8 +85,8 @@ def neighbor_search_seconds(X_train, Y_train, X_test, workload: str = "test", *,
 def table2_seconds(dataset: str, workload: str = "test", *, n_jobs: int = 1, repeat: int = 3,
                    k: int = 100) -> tuple[float, float]:
     """:func:`neighbor_search_seconds` on ``dataset`` as the paper's protocol prepares it (the whole training and
-    test splits, emotions rescaled to unit variance: :func:`labelrank.experiments.load_data`, full protocol)."""
-    from labelrank import experiments
+    test splits, emotions rescaled to unit variance: :func:`labelrank.protocol.load_data`, full protocol)."""
+    from labelrank.studies.yang2012 import experiments
 
     X_train, Y_train, X_test, _ = experiments.load_data(dataset, experiments.protocol("full"))
     return neighbor_search_seconds(X_train, Y_train, X_test, workload, k=k, n_jobs=n_jobs, repeat=repeat)

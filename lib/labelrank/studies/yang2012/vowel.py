@@ -15,7 +15,7 @@ Representations (what :func:`features` returns for ``method``)
     :math:`z = (\phi(x, c_1), \dots, \phi(x, c_{11}))` of eq. (2), the ``11 x (3k + 2)`` array of
     :class:`labelrank.features.MetaLevelFeatures` flattened class by class into ``11 (3k + 2)`` values, each
     column standardised with the fitting instances' mean and standard deviation (a constant column keeps scale 1),
-    as for Fig. 2 in :mod:`labelrank.experiments`. The fitting instances' own features exclude the instance itself
+    as for Fig. 2 in :mod:`labelrank.protocol`. The fitting instances' own features exclude the instance itself
     from its neighbours, so they look like the features of new data. The neighbours are found once for the
     largest ``k`` of a grid and sliced for the smaller ones.
 
@@ -52,7 +52,7 @@ Five-fold cross-validation on the training set (:class:`sklearn.model_selection.
 ``seed``); the grid point with the lowest mean validation error rate is chosen (ties: the first in grid order, so
 the smaller ``k`` or ``gamma``, then the smaller ``C``). ``C`` runs over the paper's 20 values
 ``numpy.logspace(-6, 6, 20)``; when the choice is the smallest or the largest ``C`` evaluated, the ``C`` grid is
-widened by 4 values at the same spacing on that side (at most twice per side, as in :mod:`labelrank.experiments`).
+widened by 4 values at the same spacing on that side (at most twice per side, as in :mod:`labelrank.protocol`).
 The error rate of a fold is :func:`error_rate`.
 
 Random folds are the paper's protocol, but on *vowel* they leak: each utterance was cut into six nearly identical
@@ -86,7 +86,7 @@ from tqdm import tqdm
 from labelrank._cache import ResultCache
 from labelrank._paths import cache_dir
 from labelrank._validation import as_2d_array, check_label_matrix, check_positive_int, check_real
-from labelrank.experiments import concatenated_meta_features, widen_grid
+from labelrank.protocol import concatenated_meta_features, widen_grid
 from labelrank.features import MetaLevelFeatures, NeighborDistances
 from labelrank.metrics import one_error
 from labelrank.profile import resolve

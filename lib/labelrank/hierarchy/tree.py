@@ -22,72 +22,20 @@ may have several root-to-node chains; :meth:`LabelTree.depth` is the shortest.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
-from labelrank._validation import _describe, shorten
+from labelrank._validation import _describe
+from labelrank.hierarchy.io import _check_label, _yaml_scalar, _yaml_value
 
 __all__ = ["LabelTree", "TreeArrays"]
 
 
 # ----------------------------------------------------------------------------------------------------------- YAML
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML was built with it
-
-
-class _TreeLoader(_SafeLoader):  # type: ignore[misc, valid-type]
-    """The YAML loader of tree files: safe, and stricter than plain YAML where a tree file could mislead.
-
-    A mapping with the same key twice is an error (plain PyYAML keeps the last silently), and so is an alias
-    (``*name``): a parent map never needs one, and nested aliases ("billion laughs") make a small file describe
-    an exponentially large object.
-    """
-
-    def construct_document(self, node: yaml.Node) -> Any:
-        seen: set[int] = set()
-        stack = [node]
-        while stack:
-            x = stack.pop()
-            if id(x) in seen:
-                raise ValueError(f"YAML aliases (*name) are not allowed in a tree file: the node defined on line "
-                                 f"{x.start_mark.line + 1} is used again through an alias; write every parent out")
-            seen.add(id(x))
-            if isinstance(x, yaml.MappingNode):
-                stack.extend(n for pair in x.value for n in pair)
-            elif isinstance(x, yaml.SequenceNode):
-                stack.extend(x.value)
-        return super().construct_document(node)
-
-
-def _construct_unique_mapping(loader: _TreeLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
-    seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise ValueError(
-                f"duplicate label {_describe(key)} in the tree file (lines {seen[key] + 1} and "
-                f"{key_node.start_mark.line + 1})"
-            )
-        seen[key] = key_node.start_mark.line
-    return loader.construct_mapping(node, deep=deep)
-
-
-_TreeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
-
-
-def _check_label(label: Any, what: str) -> str:
-    if not isinstance(label, str):
-        hint = " (quote it in YAML: '0101')" if isinstance(label, (int, float)) else ""
-        raise TypeError(f"{what} must be a string, got {_describe(label)}{hint}")
-    if not label:
-        raise ValueError(f"{what} must be a non-empty string, got {_describe(label)}")
-    return label
-
 
 class TreeArrays:
     """Integer-indexed arrays describing a tree, for vectorized computations (see :func:`labelrank.cost.bdm_matrix`).
@@ -252,23 +200,10 @@ class LabelTree:
         -------
         LabelTree
         """
-        path = Path(path)
-        if not path.is_file():
-            raise FileNotFoundError(f"tree file {str(path)!r} does not exist")
-        with path.open("rb") as fh:  # bytes: YAML reads the encoding from a byte-order mark
-            try:
-                data = yaml.load(fh, Loader=_TreeLoader)  # noqa: S506 (a SafeLoader subclass)
-            except yaml.YAMLError as exc:
-                problem = " ".join(str(exc).split())
-                raise ValueError(f"tree file {str(path)!r} is not valid YAML: {shorten(problem, 300)}") from None
-        if isinstance(data, Mapping) and isinstance(data.get("parents"), Mapping):
-            data = data["parents"]
-        if not isinstance(data, Mapping):
-            raise ValueError(f"tree file {str(path)!r} must hold a YAML mapping label -> parent, got {_describe(data)}")
-        return cls.from_parents(data)
+        from labelrank.hierarchy.io import read_parent_map
 
-    _FTERM_ELEMENT = re.compile(r"^([A-Z]{2})(\d{2})$")
-    _FTERM_VIEWPOINT = re.compile(r"^[A-Z]{2}$")
+        return cls.from_parents(read_parent_map(path))
+
 
     @classmethod
     def from_fterms(cls, theme: str, codes: Iterable[str | tuple[str, int]]) -> LabelTree:
@@ -310,71 +245,9 @@ class LabelTree:
         >>> t.parents("AA03"), t.parents("AA65"), t.children("2C088")
         (('AA02',), ('AA',), ('AA', 'BA'))
         """
-        _check_label(theme, "theme")
-        if isinstance(codes, (str, bytes)):
-            raise TypeError(f"codes must be an iterable of F-term codes, got the single string {_describe(codes)}")
-        parents: dict[str, str | None] = {theme: None}
-        listed_viewpoints: set[str] = set()  # viewpoints the caller listed, not those an element created
-        last_at_level: dict[str, list[str]] = {}  # viewpoint -> stack of the latest element at each dot level
-        for item in codes:
-            if isinstance(item, tuple):
-                if len(item) != 2:
-                    raise ValueError(f"an F-term (code, dots) pair must have 2 items, got {_describe(item)}")
-                code, dots = item
-                _check_label(code, "an F-term code")
-                if isinstance(dots, bool) or not isinstance(dots, (int, np.integer)):
-                    raise TypeError(f"the dot level of {_describe(code)} must be an integer, got {_describe(dots)}")
-                if dots < 0:
-                    raise ValueError(f"the dot level of {_describe(code)} must be >= 0, got {dots}")
-                dots = int(dots)
-                raw = code
-            else:
-                _check_label(item, "an F-term code")
-                stripped = item.lstrip(".・")
-                dots = len(item) - len(stripped)
-                code = stripped
-                raw = item
-            code = code.strip()
-            if code.startswith(theme) and len(code) > len(theme):
-                code = code[len(theme):]
-            if code.endswith("00") and cls._FTERM_ELEMENT.match(code):
-                code = code[:2]  # "AA00" is the viewpoint's heading in the JPO list
-            if cls._FTERM_VIEWPOINT.match(code):
-                if dots:
-                    raise ValueError(f"viewpoint {_describe(raw)} cannot have a dot level, got {dots}")
-                if code in listed_viewpoints:
-                    raise ValueError(
-                        f"duplicate F-term code {_describe(raw)} (viewpoint {_describe(code)} listed twice)"
-                    )
-                if code == theme:
-                    raise ValueError(f"viewpoint {_describe(raw)} collides with the theme {_describe(theme)}")
-                listed_viewpoints.add(code)
-                parents.setdefault(code, theme)  # an element listed before its viewpoint has created it already
-                last_at_level.setdefault(code, [])
-                continue
-            m = cls._FTERM_ELEMENT.match(code)
-            if not m:
-                raise ValueError(
-                    f"malformed F-term code {_describe(raw)}: expected two capital letters and two digits "
-                    "such as 'AA01' "
-                    f"(optionally prefixed by the theme {_describe(theme)}), or a viewpoint such as 'AA'"
-                )
-            viewpoint = m.group(1)
-            if code in parents:
-                raise ValueError(f"duplicate F-term code {_describe(raw)}")
-            if viewpoint not in parents:
-                parents[viewpoint] = theme
-            stack = last_at_level.setdefault(viewpoint, [])
-            if dots > len(stack):
-                raise ValueError(
-                    f"F-term {_describe(raw)} has {dots} dot(s) but no preceding element of viewpoint "
-                    f"{_describe(viewpoint)} "
-                    f"has {dots - 1}; list codes in the order of the JPO code list"
-                )
-            parents[code] = viewpoint if dots == 0 else stack[dots - 1]
-            del stack[dots:]
-            stack.append(code)
-        return cls.from_parents(parents)
+        from labelrank.hierarchy.builders import fterm_parents
+
+        return cls.from_parents(fterm_parents(theme, codes))
 
     @classmethod
     def from_paths(cls, labels: Iterable[str], sep: str = ".", root: str = "root") -> LabelTree:
@@ -403,30 +276,9 @@ class LabelTree:
         >>> t.children("root"), t.children("A")
         (('A', 'B'), ('A.A1', 'A.A2'))
         """
-        _check_label(root, "root")
-        if not isinstance(sep, str) or not sep:
-            raise ValueError(f"sep must be a non-empty string, got {_describe(sep)}")
-        if isinstance(labels, (str, bytes)):
-            raise TypeError(f"labels must be an iterable of label names, got the single string {_describe(labels)}")
-        parents: dict[str, str | None] = {root: None}
-        listed: set[str] = set()  # labels the caller listed, not the ancestors created for them
-        for label in labels:
-            _check_label(label, "a label")
-            if label == root:
-                raise ValueError(f"label {_describe(label)} collides with the root's name; pass another root=")
-            if label in listed:
-                raise ValueError(f"duplicate label {_describe(label)}")
-            listed.add(label)
-            chain = label.split(sep)
-            if any(part == "" for part in chain):
-                raise ValueError(f"label {_describe(label)} has an empty part between separators {_describe(sep)}")
-            prefix = None
-            for k in range(1, len(chain) + 1):
-                name = sep.join(chain[:k])
-                if name not in parents:
-                    parents[name] = root if prefix is None else prefix
-                prefix = name
-        return cls.from_parents(parents)
+        from labelrank.hierarchy.builders import path_parents
+
+        return cls.from_parents(path_parents(labels, sep=sep, root=root))
 
     # ---------------------------------------------------------------------------------------------- basics
     def _topological_order(self) -> tuple[str, ...]:
@@ -694,57 +546,15 @@ class LabelTree:
         return TreeArrays(np.asarray(node), np.asarray(parent), np.asarray(depth))
 
     # ------------------------------------------------------------------------------------------------ drawing
-    def _folded(self, fold: Collection[str]) -> set[str]:
-        """``fold`` and all descendants of its labels (validated)."""
-        if isinstance(fold, str):
-            raise TypeError(f"fold must be a collection of labels, got the single string {_describe(fold)}")
-        unknown = sorted(lab for lab in fold if lab not in self._index)
-        if unknown:
-            raise ValueError(f"fold names unknown label(s) {unknown[:5]}")
-        if self._root in fold:
-            raise ValueError(f"fold cannot contain the root {_describe(self._root)}")
-        out = set(fold)
-        for lab in fold:
-            out |= self.descendants(lab)
-        return out
-
     def layout(self, fold: Collection[str] = ()) -> dict[str, tuple[float, float]]:
         """Positions for a tidy layered drawing: y = -depth, leaves evenly spaced, a parent centred over its children.
 
         A DAG is laid out along each label's first parent. Labels in ``fold`` (with their descendants) get no
         position; instead each parent with folded children gets one key ``"+n@parent"`` (``n`` folded labels).
         """
-        folded = self._folded(fold)
-        first_child: dict[str, list[str]] = {lab: [] for lab in self._labels}
-        for lab in self._labels:
-            ps = self._parents[lab]
-            if ps:
-                first_child[ps[0]].append(lab)
+        from labelrank.hierarchy.drawing import layout
 
-        def n_below(lab: str) -> int:
-            return 1 + sum(n_below(c) for c in first_child[lab])
-
-        pos: dict[str, tuple[float, float]] = {}
-        next_x = [0.0]
-
-        def place(lab: str, depth: int) -> float:
-            kids = [c for c in first_child[lab] if c not in folded]
-            n_folded = sum(n_below(c) for c in first_child[lab] if c in folded)
-            xs = [place(c, depth + 1) for c in kids]
-            if n_folded:
-                xs.append(next_x[0])
-                pos[f"+{n_folded}@{lab}"] = (next_x[0], -(depth + 1))
-                next_x[0] += 1.0
-            if xs:
-                x = (xs[0] + xs[-1]) / 2
-            else:
-                x = next_x[0]
-                next_x[0] += 1.0
-            pos[lab] = (x, -depth)
-            return x
-
-        place(self._root, 0)
-        return pos
+        return layout(self, fold)
 
     def draw(
         self,
@@ -777,66 +587,9 @@ class LabelTree:
         -------
         matplotlib Axes
         """
-        import matplotlib.pyplot as plt
+        from labelrank.hierarchy.drawing import draw
 
-        folded = self._folded(fold)
-        high = set(highlight)
-        unknown = sorted(high - set(self._labels))
-        if unknown:
-            raise ValueError(f"highlight names unknown label(s) {unknown[:5]}")
-        annotate = dict(annotate or {})
-        unknown = sorted(set(annotate) - set(self._labels))
-        if unknown:
-            raise ValueError(f"annotate names unknown label(s) {unknown[:5]}")
-        pos = self.layout(fold)
-        shown_depth = max(-y for _, y in pos.values())
-        if ax is None:
-            width = max(4.0, 0.75 * (max(x for x, _ in pos.values()) + 1))
-            _, ax = plt.subplots(figsize=(min(width, 16), 1.1 * (shown_depth + 1) + 0.4))
-        for lab, ps in self._parents.items():
-            if lab in folded:
-                continue
-            for k, p in enumerate(ps):
-                if p in folded:
-                    continue
-                (x0, y0), (x1, y1) = pos[p], pos[lab]
-                ax.plot([x0, x1], [y0, y1], color="0.45", lw=1, ls="-" if k == 0 else "--", zorder=1)
-        for key, (x, y) in pos.items():
-            if key not in self._index:  # a folded group "+n@parent"
-                count, parent = key.split("@", 1)
-                px, py = pos[parent]
-                ax.plot([px, x], [py, y], color="0.6", lw=1, ls=":", zorder=1)
-                text, color, ec = count, "white", "0.6"
-            else:
-                text, color, ec = key, (highlight_color if key in high else node_color), "0.3"
-            ax.text(x, y, text, ha="center", va="center", fontsize=fontsize, zorder=3,
-                    bbox=dict(boxstyle="round,pad=0.25", fc=color, ec=ec, lw=0.8))
-            if key in annotate:
-                ax.text(x, y - 0.3, annotate[key], ha="center", va="top", fontsize=fontsize * 0.8, color="0.15",
-                        zorder=4, bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.85))
-        xs = [x for x, _ in pos.values()]
-        ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
-        ax.set_ylim(-shown_depth - 0.9, 0.5)
-        ax.set_yticks([-d for d in range(shown_depth + 1)])
-        ax.set_yticklabels([str(d) for d in range(shown_depth + 1)])
-        ax.set_ylabel("depth (edges from the root)")
-        ax.set_xticks([])
-        for side in ("top", "right", "bottom"):
-            ax.spines[side].set_visible(False)
-        return ax
+        return draw(self, ax, fold=fold, highlight=highlight, annotate=annotate, fontsize=fontsize,
+                    node_color=node_color, highlight_color=highlight_color)
 
 
-def _yaml_scalar(label: str) -> str:
-    """``label`` as a YAML scalar that reads back as the same string."""
-    dumped = yaml.safe_dump(label, default_flow_style=True).strip()
-    if dumped.endswith("..."):
-        dumped = dumped[: -3].strip()
-    return dumped
-
-
-def _yaml_value(p: str | list[str] | None) -> str:
-    if p is None:
-        return "null"
-    if isinstance(p, str):
-        return _yaml_scalar(p)
-    return "[" + ", ".join(_yaml_scalar(x) for x in p) + "]"

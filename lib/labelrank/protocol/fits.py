@@ -1,0 +1,253 @@
+"""One fit and its evaluation, as a cached task run in a worker: the explicit versions in every cache key, the
+estimators built from a :class:`~labelrank.protocol.settings.MethodSpec`, the task functions and the parallel runner."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import warnings
+from functools import lru_cache
+from typing import Any
+
+import joblib
+import numpy as np
+from tqdm import tqdm
+
+from labelrank.metrics import evaluate
+from labelrank.protocol.data import (
+    _check_fold,
+    _split,
+    concatenated_meta_features,
+    meta_features,
+)
+from labelrank.protocol.settings import (
+    Protocol,
+    ThresholdRule,
+    _spec,
+    default_protocol,
+    n_jobs,
+)
+
+
+def _check_representation(method: str, features: str, proto: Protocol) -> None:
+    if features not in ("original", "meta"):
+        raise ValueError(f"features must be 'original' or 'meta', got {features!r}")
+    if features == "original" and _spec(method, proto).kind == "ranker":
+        raise ValueError(f"{method} works on meta-level features only; got features='original'")
+
+
+def make_estimator(method: str, params: dict[str, Any], threshold: ThresholdRule = "default",
+                   proto: Protocol | None = None):
+    """A fresh, unfitted estimator for ``method`` with hyper-parameters ``params``.
+
+    Parameters
+    ----------
+    method : str
+        A key of :attr:`Protocol.methods`.
+    params : dict
+        Values of the method's axes, e.g. ``{"k": 30, "learning_rate": 0.01}`` or ``{"C": 0.5}``.
+    threshold : {"default", "regression"}
+        The threshold rule; a ranker has only "regression" (its LLSF), and "default" means the same for it.
+    proto : Protocol, optional
+        Where ``method`` is looked up (:attr:`Protocol.methods`); the registered default protocol when None.
+
+    Returns
+    -------
+    estimator
+        A :class:`labelrank.MetaLevelRanker` (``empty_labels="last"``: cross-validation folds of Reuters-21578
+        lack some categories) or a :mod:`labelrank.baselines` estimator.
+    """
+    spec = _spec(method, default_protocol() if proto is None else proto)
+    if threshold not in ("default", "regression"):
+        raise ValueError(f"threshold must be 'default' or 'regression', got {threshold!r}")
+    if spec.kind == "ranker":
+        from labelrank.meta_ranker import MetaLevelRanker
+
+        return MetaLevelRanker(ranker=spec.estimator, empty_labels="last", **params)
+    if callable(spec.estimator):
+        factory = spec.estimator
+    else:
+        from labelrank import baselines
+
+        factory = getattr(baselines, spec.estimator)
+    return factory(threshold="default" if threshold == "default" else "llsf", **params)
+
+
+class _ConvergenceWarnings:
+    """Count the ConvergenceWarnings of the fits inside the block instead of printing them; ``count`` after it.
+
+    Fits at large ``C`` stop at their iteration limit; the protocol counts them (``n_warnings``) rather than
+    letting joblib's workers print them to the notebook's stderr. Every other warning is issued again on exit.
+    """
+
+    def __enter__(self) -> _ConvergenceWarnings:
+        from sklearn.exceptions import ConvergenceWarning
+
+        self._catcher = warnings.catch_warnings(record=True)
+        self._caught = self._catcher.__enter__()
+        warnings.simplefilter("always", ConvergenceWarning)
+        self._category = ConvergenceWarning
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._catcher.__exit__(*exc)
+        self.count = sum(issubclass(w.category, self._category) for w in self._caught)
+        for w in self._caught:
+            if not issubclass(w.category, self._category):
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+
+
+def fit_ranker(dataset: str, method: str, params: dict[str, Any], fold: int = -1, proto: Protocol | None = None):
+    """A meta-level ranker fitted on a fold's cached meta-level features at ``params["k"]``.
+
+    Parameters
+    ----------
+    dataset, method : str
+        A data set of the profile and a meta-level ranker of :attr:`Protocol.methods`.
+    params : dict
+        Its hyper-parameters, e.g. ``{"k": 60, "learning_rate": 0.01}``.
+    fold : int
+        A cross-validation fold, or -1 (the default) for the whole training set.
+    proto : Protocol, optional
+
+    Returns
+    -------
+    estimator, Z_fit, Z_eval
+        The fitted :class:`labelrank.MetaLevelRanker` and the features of the fitting instances (each excluded from
+        its own neighbours) and of the evaluation instances (the test set for ``fold=-1``), at ``k``.
+    """
+    from labelrank.features import NeighborDistances
+
+    proto = default_protocol() if proto is None else proto
+    if _spec(method, proto).kind != "ranker":
+        raise ValueError(f"method must be a meta-level ranker, got {method!r}")
+    _check_fold(fold, proto)
+    _, Y_fit, _, _ = _split(dataset, proto, fold)
+    Z_fit, Z_eval, _ = meta_features(dataset, fold, proto)
+    k = int(params["k"])
+    Zf, Ze = NeighborDistances(Z_fit, proto.k_max).features(k), NeighborDistances(Z_eval, proto.k_max).features(k)
+    return make_estimator(method, params, "regression", proto).fit_features(Zf, Y_fit), Zf, Ze
+
+
+def _fit_outputs(dataset: str, method: str, features: str, params: dict, threshold: str, fold: int,
+                 proto: Protocol) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Fit on the fold's fitting part; (Y_eval, scores, 0/1 decisions, number of convergence warnings)."""
+    spec = _spec(method, proto)
+    X_fit, Y_fit, X_eval, Y_eval = _split(dataset, proto, fold)
+    with _ConvergenceWarnings() as caught:
+        if spec.kind == "ranker":
+            est, _, Ze = fit_ranker(dataset, method, params, fold, proto)
+            scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
+        else:
+            if features == "meta":
+                Z_fit, Z_eval, _ = meta_features(dataset, fold, proto)
+                X_fit, X_eval = concatenated_meta_features(Z_fit, Z_eval, proto.k_meta, proto.k_max)
+            est = make_estimator(method, params, threshold, proto).fit(X_fit, Y_fit)
+            scores, pred = est.decision_function(X_eval), est.predict(X_eval)
+    return Y_eval, np.asarray(scores, dtype=np.float64), np.asarray(pred, dtype=np.int8), caught.count
+
+
+def _start_task(threads: int) -> None:
+    """Set up the process that runs one task: numba's thread count (joblib already limits BLAS threads in its
+    workers), and in a joblib worker a watch on the parent process (:func:`_exit_with_parent`)."""
+    try:
+        import numba
+
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    except (ImportError, ValueError):  # pragma: no cover - numba is a dependency
+        pass
+    _exit_with_parent()
+
+
+_WATCHED_PARENT: list[int] = []  # the parent process a worker watches, once its watch has started
+
+
+def _exit_with_parent(poll: float = 0.5) -> None:
+    """In a joblib (loky) worker process: exit within ``poll`` seconds of the parent process's death.
+
+    A worker whose parent was killed (SIGKILL, an out-of-memory kill) would otherwise finish its task, several
+    minutes for a large fit, then wait out loky's idle timeout (300 s), holding its memory all along. A daemon
+    thread compares ``os.getppid()`` with the parent seen at the first task; when the parent is gone the worker is
+    re-parented and the thread ends it with ``os._exit``. Does nothing in the main process (where the parent is a
+    shell or a notebook server, whose exit must not end a run started with ``nohup``) or in other kinds of worker.
+    """
+    from joblib.externals.loky import process_executor
+
+    if _WATCHED_PARENT or process_executor._CURRENT_DEPTH < 1:
+        return
+    parent = os.getppid()
+    _WATCHED_PARENT.append(parent)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll)
+        os._exit(70)  # EX_SOFTWARE: nobody is left to receive the result
+
+    threading.Thread(target=watch, name="labelrank-parent-watch", daemon=True).start()
+
+
+def _cv_point_uncached(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple, fold: int,
+                       version: str, proto: Protocol, threads: int) -> dict[str, float]:
+    _start_task(threads)
+    t0, c0 = time.perf_counter(), time.process_time()
+    Y_eval, scores, pred, n_warn = _fit_outputs(dataset, method, features, dict(params_key), "default", fold, proto)
+    out = evaluate(Y_eval, scores, pred)
+    out["n_warnings"] = n_warn
+    out["seconds"] = time.perf_counter() - t0
+    out["cpu_seconds"] = time.process_time() - c0
+    return out
+
+
+def _test_point_uncached(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple,
+                         threshold: str, version: str, proto: Protocol, threads: int):
+    _start_task(threads)
+    t0, c0 = time.perf_counter(), time.process_time()
+    _, scores, pred, n_warn = _fit_outputs(dataset, method, features, dict(params_key), threshold, -1, proto)
+    return {"scores": scores, "pred": pred, "n_warnings": n_warn, "seconds": time.perf_counter() - t0,
+            "cpu_seconds": time.process_time() - c0}
+
+
+def _params_key(params: dict[str, Any]) -> tuple:
+    return tuple(sorted((str(k), v.item() if isinstance(v, np.generic) else v) for k, v in params.items()))
+
+
+def _threads_per_task(jobs: int) -> int:
+    cores = os.cpu_count() or 1
+    return max(1, cores // max(1, jobs)) if jobs > 0 else 1
+
+
+@lru_cache(maxsize=1)
+def _stop_workers_at_exit() -> None:
+    """Shut joblib's reusable worker pool down when the interpreter exits (once registered).
+
+    Without it a Jupyter kernel that ran the protocol exits with live workers, and joblib's resource tracker
+    reports their semaphores and memory-mapping folders as leaked.
+    """
+    import atexit
+
+    from joblib.externals.loky import get_reusable_executor
+
+    atexit.register(lambda: get_reusable_executor().shutdown(wait=True))
+
+
+def _run_tasks(tasks: list[tuple], func: Any, desc: str, progress: bool) -> list:
+    """``func(*task)`` for every task, in task order; ``func`` is a :class:`~labelrank._cache.ResultCache`.
+
+    Cached results are read in this process; the others run through :class:`joblib.Parallel` (``n_jobs()``
+    workers, the backend of :func:`joblib.parallel_config`) under a tqdm progress bar.
+    """
+    done = {i: func(*t) for i, t in enumerate(tasks) if func.check_call_in_cache(*t)}
+    pending = [i for i in range(len(tasks)) if i not in done]
+    if pending:
+        _stop_workers_at_exit()
+        jobs = n_jobs()
+        if jobs == 1 or len(pending) == 1:
+            it = (func(*tasks[i]) for i in pending)
+        else:
+            it = joblib.Parallel(n_jobs=jobs, return_as="generator")(joblib.delayed(func)(*tasks[i]) for i in pending)
+        for i, out in zip(pending, tqdm(it, total=len(pending), desc=desc, disable=not progress, leave=False)):
+            done[i] = out
+    return [done[i] for i in range(len(tasks))]
+
+

@@ -1,0 +1,61 @@
+"""What a cached result of the engine is keyed on, besides its inputs: explicit versions, never where the code
+lives; and the cache of the engine's tasks (:class:`labelrank._cache.ResultCache` under
+``cache_dir()/"experiments"``)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from labelrank import datasets
+from labelrank._cache import ResultCache
+from labelrank._paths import cache_dir
+from labelrank.protocol.settings import MethodSpec
+
+#: The version of everything the engine computes for every method: the data preparation (rescaling, subsamples,
+#: folds), the meta-level features, the thresholds and the metrics. Part of every cache key, with the data parsers'
+#: version, the versions of the numerical libraries and, for a method's results, :attr:`MethodSpec.version`. Bump
+#: it (or the method's version) when a change moves a number; the golden test of the quick profile's results
+#: table (tests/test_protocol_golden.py) fails until the change is acknowledged that way. Moving or refactoring
+#: code without changing a number leaves every key, and so the cache, as it is.
+ENGINE_VERSION = 1
+
+
+@lru_cache(maxsize=1)
+def _library_versions() -> str:
+    """The versions of the libraries whose arithmetic the cached numbers depend on."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for name in ("numpy", "scipy", "scikit-learn", "numba", "lightgbm"):
+        try:
+            found.append(f"{name}={version(name)}")
+        except PackageNotFoundError:  # pragma: no cover - all are dependencies
+            found.append(f"{name}=none")
+    return hashlib.sha256(",".join(found).encode()).hexdigest()[:8]
+
+
+def code_version(spec: MethodSpec | None = None) -> str:
+    """The explicit versions that, besides a task's inputs, decide its cached result.
+
+    ``engine<ENGINE_VERSION>-data<parser version>-lib<hash of numpy, scipy, scikit-learn, numba and LightGBM
+    versions>``, followed by ``-<method>v<MethodSpec.version>`` for a method's results. No file name or source
+    text enters it: a behaviour-preserving move or refactor keeps the cache.
+
+    Examples
+    --------
+    >>> code_version().startswith(f"engine{ENGINE_VERSION}-data")
+    True
+    >>> code_version(MethodSpec("MLC-ListNet", "ranker", "listnet", ())).endswith("-MLC-ListNetv1")
+    True
+    """
+    base = f"engine{ENGINE_VERSION}-data{datasets._PARSE_VERSION}-lib{_library_versions()}"
+    return base if spec is None else f"{base}-{spec.name}v{spec.version}"
+
+
+def _cached(func: Callable[..., Any], name: str, ignore: Sequence[str] = ("proto", "threads"),
+            mmap: bool = False) -> ResultCache:
+    """``func`` cached under ``cache_dir()/"experiments"/name``, keyed on its arguments less ``ignore``."""
+    return ResultCache(func, name, root=cache_dir() / "experiments", ignore=ignore, mmap_mode="r" if mmap else None)

@@ -1,0 +1,233 @@
+"""Tuning on the cross-validation folds: the grid search, full or staged (one axis at a time, walking out from
+the middle of the grid), with widening of a ``C`` grid whose choice sits on its boundary."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from labelrank.metrics import METRICS
+from labelrank.protocol.fits import (
+    _check_representation,
+    _cv_point_uncached,
+    _params_key,
+    _run_tasks,
+    _threads_per_task,
+)
+from labelrank.protocol.keys import _cached, code_version
+from labelrank.protocol.settings import (
+    _METRIC_NAMES,
+    Protocol,
+    Representation,
+    _spec,
+    default_protocol,
+    n_jobs,
+)
+
+
+@dataclass
+class TuneResult:
+    """What :func:`tune` found.
+
+    Attributes
+    ----------
+    dataset, method, features, search : str
+    points : pandas.DataFrame
+        One row per evaluated grid point: the parameters, the mean over the folds of each of the eight metrics,
+        ``n_warnings`` (convergence warnings summed over the folds), ``seconds`` and ``cpu_seconds`` (wall and
+        CPU time of the fits, summed over the folds).
+    chosen : dict
+        Target metric -> the parameter dict with the best cross-validated value of that metric.
+    """
+
+    dataset: str
+    method: str
+    features: str
+    search: str
+    points: pd.DataFrame
+    chosen: dict[str, dict[str, Any]]
+
+    def configurations(self) -> list[dict[str, Any]]:
+        """The distinct chosen configurations, in the order of the metrics that chose them."""
+        seen: dict[tuple, dict] = {}
+        for params in self.chosen.values():
+            seen.setdefault(_params_key(params), params)
+        return list(seen.values())
+
+    def cv_value(self, params: dict[str, Any], metric: str) -> float:
+        """The cross-validated mean of ``metric`` at ``params`` (an evaluated point)."""
+        mask = np.ones(len(self.points), dtype=bool)
+        for name, value in params.items():
+            mask &= np.isclose(self.points[name].to_numpy(dtype=float), float(value), rtol=1e-12, atol=0)
+        if mask.sum() != 1:
+            raise KeyError(f"params {params!r} is not an evaluated point of this TuneResult")
+        return float(self.points.loc[mask, metric].iloc[0])
+
+
+class _Evaluator:
+    """Scores grid points by cross-validation, through the cache, and remembers them."""
+
+    def __init__(self, dataset: str, method: str, features: str, proto: Protocol, progress: bool):
+        self.dataset, self.method, self.features, self.proto, self.progress = dataset, method, features, proto, progress
+        self.table: dict[tuple, dict[str, float]] = {}
+        self.cached = _cached(_cv_point_uncached, "cv_point")
+
+    def __call__(self, configs: Iterable[dict[str, Any]]) -> None:
+        pending = [c for c in {_params_key(c): c for c in configs}.values() if _params_key(c) not in self.table]
+        if not pending:
+            return
+        threads = _threads_per_task(n_jobs())
+        key = self.proto.data_key(self.dataset)
+        version = code_version(_spec(self.method, self.proto))
+        tasks = [(self.dataset, key, self.method, self.features, _params_key(c), f, version, self.proto,
+                  threads) for c in pending for f in range(self.proto.n_folds)]
+        on_meta = self.features == "meta" and _spec(self.method, self.proto).kind == "baseline"
+        desc = f"{self.dataset} {self.method}{' (meta)' if on_meta else ''}"
+        out = _run_tasks(tasks, self.cached, desc, self.progress)
+        for i, c in enumerate(pending):
+            folds = out[i * self.proto.n_folds : (i + 1) * self.proto.n_folds]
+            row = {m: float(np.nanmean([f[m] for f in folds])) for m in _METRIC_NAMES}
+            row["n_warnings"] = int(sum(f["n_warnings"] for f in folds))
+            row["seconds"] = float(sum(f["seconds"] for f in folds))
+            row["cpu_seconds"] = float(sum(f["cpu_seconds"] for f in folds))
+            self.table[_params_key(c)] = row
+
+    def best(self, configs: Sequence[dict[str, Any]], metric: str) -> dict[str, Any]:
+        """The config of ``configs`` (already evaluated) with the best mean ``metric``; ties: the first."""
+        sign = 1.0 if METRICS[metric].higher_is_better else -1.0
+        values = [sign * self.table[_params_key(c)][metric] for c in configs]
+        return configs[int(np.nanargmax(values))]
+
+    def frame(self) -> pd.DataFrame:
+        rows = [dict(k) | v for k, v in self.table.items()]
+        return pd.DataFrame(rows)
+
+
+def widen_grid(values: list[float], side: Literal["low", "high"], points: int) -> list[float]:
+    """The log-spaced grid ``values`` with ``points`` more values beyond its ``"low"`` or ``"high"`` end, at its
+    spacing.
+
+    Examples
+    --------
+    >>> widen_grid([0.1, 1.0, 10.0], "high", 2)
+    [0.1, 1.0, 10.0, 100.0, 1000.0]
+    """
+    logs = np.log10(values)
+    step = (logs[-1] - logs[0]) / (len(values) - 1) if len(values) > 1 else 1.0
+    if side == "high":
+        return values + [float(10 ** (logs[-1] + step * (i + 1))) for i in range(points)]
+    return [float(10 ** (logs[0] - step * (points - i))) for i in range(points)] + values
+
+
+def _scan_walk(ev: _Evaluator, base: dict, name: str, values: list[float], targets: Sequence[str],
+               proto: Protocol, widen: bool) -> dict[str, dict]:
+    """Staged search along one axis: walk out from the middle while some target's best is within
+    ``proto.patience`` values of an explored end; a C axis (``widen``) grows beyond the grid's ends."""
+    values = list(values)
+    lo = hi = (len(values) - 1) // 2
+    lo, hi = max(0, lo - 1), min(len(values) - 1, hi + 1)
+    widened = {"low": 0, "high": 0}
+    while True:
+        configs = [base | {name: v} for v in values[lo : hi + 1]]
+        ev(configs)
+        best_idx = [lo + configs.index(ev.best(configs, t)) for t in targets]
+        left = min(best_idx) - lo < proto.patience
+        right = hi - max(best_idx) < proto.patience
+        if widen and left and lo == 0 and widened["low"] < proto.max_widen:
+            values = widen_grid(values, "low", proto.widen_points)
+            widened["low"] += 1
+            lo, hi = lo + proto.widen_points, hi + proto.widen_points
+        if widen and right and hi == len(values) - 1 and widened["high"] < proto.max_widen:
+            values = widen_grid(values, "high", proto.widen_points)
+            widened["high"] += 1
+        step_left = left and lo > 0
+        step_right = right and hi < len(values) - 1
+        if not (step_left or step_right):
+            return {t: ev.best(configs, t) for t in targets}
+        lo, hi = lo - int(step_left), hi + int(step_right)
+
+
+def tune(dataset: str, method: str, features: Representation = "original", proto: Protocol | None = None,
+         search: Literal["staged", "full"] | None = None, targets: Sequence[str] | None = None,
+         progress: bool = True) -> TuneResult:
+    """Tune ``method`` on ``dataset`` by cross-validation on the training set, for each metric.
+
+    Parameters
+    ----------
+    dataset : str
+        One of the profile's data sets.
+    method : str
+        A key of :attr:`Protocol.methods`.
+    features : {"original", "meta"}
+        The representation; the rankers take "meta" only, and "original" is read as "meta" for them.
+    proto : Protocol, optional
+        The profile's settings (:func:`protocol` of ``LABELRANK_PROFILE`` when None).
+    search : {"staged", "full"}, optional
+        ``proto.search`` when None; see the module docstring.
+    targets : sequence of str, optional
+        The metrics to choose a configuration for; ``proto.targets`` (MAP and Micro-F1) by default.
+    progress : bool
+        Show progress bars.
+
+    Returns
+    -------
+    TuneResult
+    """
+    proto = default_protocol() if proto is None else proto
+    spec = _spec(method, proto)
+    features = "meta" if spec.kind == "ranker" else features
+    _check_representation(method, features, proto)
+    if dataset not in proto.datasets:
+        raise ValueError(f"dataset must be one of the {proto.profile} profile's {proto.datasets}, got {dataset!r}")
+    search = proto.search if search is None else search
+    if search not in ("staged", "full"):
+        raise ValueError(f"search must be 'staged' or 'full', got {search!r}")
+    targets = proto.targets if targets is None else tuple(targets)
+    for t in targets:
+        if t not in METRICS:
+            raise ValueError(f"targets must be metric names of {list(METRICS)}, got {t!r}")
+    ev = _Evaluator(dataset, method, features, proto, progress)
+    axes = [(name, list(proto.grids[grid]), grid == "C") for name, grid in spec.axes]
+    if search == "full":
+        chosen = _full_search(ev, axes, targets, proto)
+    else:
+        middle = {name: values[(len(values) - 1) // 2] for name, values, _ in axes}
+        chosen = {t: dict(middle) for t in targets}
+        for name, values, is_c in axes:
+            bases = {_params_key({a: v for a, v in c.items() if a != name}): {a: v for a, v in c.items() if a != name}
+                     for c in chosen.values()}
+            new = {}
+            for base in bases.values():
+                mine = [t for t in targets if _params_key({a: v for a, v in chosen[t].items() if a != name})
+                        == _params_key(base)]
+                new.update(_scan_walk(ev, base, name, values, mine, proto, widen=is_c))
+            chosen = {t: new[t] for t in targets}
+    return TuneResult(dataset, method, features, search, ev.frame(), chosen)
+
+
+def _full_search(ev: _Evaluator, axes: list, targets: Sequence[str], proto: Protocol) -> dict[str, dict]:
+    """The product of the axes; a C axis is widened (and the product re-evaluated) on boundary hits."""
+    grids = {name: list(values) for name, values, _ in axes}
+    widened = {"low": 0, "high": 0}
+    while True:
+        configs = [dict(zip(grids, combo)) for combo in itertools.product(*grids.values())]
+        ev(configs)
+        best = {t: ev.best(configs, t) for t in targets}
+        grow = []
+        for name, _, is_c in axes:
+            if not is_c:
+                continue
+            hits = {b[name] for b in best.values()}
+            for side, edge in (("low", grids[name][0]), ("high", grids[name][-1])):
+                if edge in hits and widened[side] < proto.max_widen:
+                    grow.append((name, side))
+        if not grow:
+            return best
+        for name, side in grow:
+            grids[name] = widen_grid(grids[name], side, proto.widen_points)
+            widened[side] += 1
