@@ -1,19 +1,18 @@
 """Drawing a :class:`~labelrank.hierarchy.LabelTree` with matplotlib: a tidy layered layout (leaves evenly spaced, a
 parent centred over its children), folding of subtrees, highlights and annotations; no graphviz needed. The tree's
-:meth:`~labelrank.hierarchy.LabelTree.layout` and :meth:`~labelrank.hierarchy.LabelTree.draw` call these."""
+:meth:`~labelrank.hierarchy.LabelTree.layout` and :meth:`~labelrank.hierarchy.LabelTree.draw` call these; ``tree``
+is a :class:`~labelrank.hierarchy.LabelTree` (duck-typed here, so that this module does not import the class that
+imports it)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from labelrank._validation import _describe
 
-if TYPE_CHECKING:
-    from labelrank.hierarchy.tree import LabelTree
 
-
-def _folded(tree: LabelTree, fold: Collection[str]) -> set[str]:
+def _folded(tree: Any, fold: Collection[str]) -> set[str]:
     """``fold`` and all descendants of its labels (validated)."""
     if isinstance(fold, str):
         raise TypeError(f"fold must be a collection of labels, got the single string {_describe(fold)}")
@@ -28,7 +27,7 @@ def _folded(tree: LabelTree, fold: Collection[str]) -> set[str]:
     return out
 
 
-def layout(tree: LabelTree, fold: Collection[str] = ()) -> dict[str, tuple[float, float]]:
+def layout(tree: Any, fold: Collection[str] = ()) -> dict[str, tuple[float, float]]:
     """Positions for a tidy layered drawing: y = -depth, leaves evenly spaced, a parent centred over its children.
 
     A DAG is laid out along each label's first parent. Labels in ``fold`` (with their descendants) get no
@@ -68,7 +67,7 @@ def layout(tree: LabelTree, fold: Collection[str] = ()) -> dict[str, tuple[float
 
 
 def draw(
-    tree: LabelTree,
+    tree: Any,
     ax: Any = None,
     *,
     fold: Collection[str] = (),
