@@ -1,5 +1,13 @@
-"""Tuning on the cross-validation folds: the grid search, full or staged (one axis at a time, walking out from
-the middle of the grid), with widening of a ``C`` grid whose choice sits on its boundary."""
+"""Tuning on the cross-validation folds: the grid search, full or staged, with widening of a ``C`` grid whose choice
+sits on its boundary.
+
+``search="full"`` evaluates the whole grid (the product of the axes). ``search="staged"`` tunes one axis at a time in
+the order of :attr:`MethodSpec.axes`: first ``k`` with the other axes at the middle of their grids, then ``C`` (or
+the learning rate) at the ``k`` chosen for each target metric. Along each axis it walks out from the middle of the
+grid and stops once :attr:`Protocol.patience` consecutive values on each side of every target's best are worse (or
+the grid ends; a ``C`` grid is widened instead). It assumes the cross-validated curves have one optimum along each
+axis.
+"""
 
 from __future__ import annotations
 
@@ -168,7 +176,8 @@ def tune(dataset: str, method: str, features: Representation = "original", proto
     proto : Protocol, optional
         The profile's settings (:func:`protocol` of ``LABELRANK_PROFILE`` when None).
     search : {"staged", "full"}, optional
-        ``proto.search`` when None; see the module docstring.
+        ``proto.search`` when None: ``"full"`` evaluates the product of the axes' grids, ``"staged"`` one axis at a
+        time (this module's docstring).
     targets : sequence of str, optional
         The metrics to choose a configuration for; ``proto.targets`` (MAP and Micro-F1) by default.
     progress : bool

@@ -57,7 +57,8 @@ class Protocol:
     k_meta : int
         ``k`` of the meta-level features fed to the conventional methods in Fig. 2.
     selection : dict
-        Metric -> the metric whose cross-validation optimum configures it (see the module docstring).
+        Metric -> the metric whose cross-validated optimum configures it. The default: the ranking metrics follow MAP,
+        the decision metrics Micro-F1.
     tune_subsample : dict
         Data set -> number of training instances (a seeded random subset) on which the cross-validation runs;
         absent = the whole training set. The final models are always fitted on the whole training set.

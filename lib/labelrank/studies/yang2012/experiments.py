@@ -2,8 +2,10 @@ r"""The experimental protocol of Yang & Gopal (2012, section 3.4): their methods
 comparisons the chapters show, and ``python -m labelrank.studies.yang2012.experiments``.
 
 The engine (:mod:`labelrank.protocol`) runs any estimator on any data set; this module says what Yang & Gopal ran:
-:data:`METHODS` (the nine columns of Tables 3-6, LightGBM included as our extra), :func:`protocol` (the profiles),
-the staged-versus-full search, splitting-versus-non-splitting and LLSF-input comparisons, and :data:`CHAPTER_EXTRAS`.
+:data:`METHODS` (the nine columns of Tables 3-6, LightGBM included as our extra), :func:`protocol` (the
+profiles), the staged-versus-full search, splitting-versus-non-splitting and LLSF-input comparisons, and
+:data:`CHAPTER_EXTRAS`. The engine's data preparation still holds one of the paper's choices, emotions rescaled to
+unit variance (:func:`labelrank.protocol.load_data`).
 Importing it registers :func:`protocol` with the engine, so that ``results("full")`` and the engine's other
 functions resolve a profile name; the engine's public functions are importable from here too, for the chapters.
 
