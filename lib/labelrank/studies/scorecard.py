@@ -59,7 +59,7 @@ import pandas as pd
 from labelrank.studies import paper
 from labelrank._paths import data_dir, project_root
 from labelrank._validation import _describe, check_choice
-from labelrank.profile import resolve
+from labelrank.protocol.profile import resolve
 
 __all__ = [
     "COLUMNS",

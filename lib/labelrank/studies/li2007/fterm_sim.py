@@ -43,7 +43,7 @@ from labelrank._validation import _describe, check_choice, check_positive_int, c
 from labelrank.cost import bdm_matrix
 from labelrank.hierarchy import LabelTree
 from labelrank.metrics.cost_precision import CostScorer, _check_similarity
-from labelrank.profile import resolve
+from labelrank.protocol.profile import resolve
 
 __all__ = [
     "ThemeSpec",
@@ -621,7 +621,7 @@ _BOOK_N_PATENTS: dict[str, int] = {"quick": 150, "full": 1000}
 def book_n_patents(profile: str | None = None) -> int:
     """The number of simulated patents of the book's F-term case study: 1,000 (full profile) or 150 (quick).
 
-    ``profile`` defaults to ``LABELRANK_PROFILE`` (:func:`labelrank.profile.get_profile`).
+    ``profile`` defaults to ``LABELRANK_PROFILE`` (:func:`labelrank.protocol.profile.get_profile`).
     """
     return _BOOK_N_PATENTS[resolve(profile)]
 

@@ -76,7 +76,7 @@ import pandas as pd
 from labelrank import datasets
 from labelrank._paths import cache_dir, unwritable_reason
 from labelrank.metrics import evaluate
-from labelrank.profile import get_profile
+from labelrank.protocol.profile import get_profile
 from labelrank.protocol import *  # noqa: F403 (the engine's public functions, for the chapters)
 from labelrank.protocol.data import _split, load_data
 from labelrank.protocol.fits import (
@@ -128,7 +128,7 @@ FIG2_METHODS: tuple[str, ...] = ("Binary-SVM", "RankSVM", "IBLR", "ML-kNN")
 
 
 def protocol(profile: str | None = None) -> Protocol:
-    """Yang & Gopal's protocol under a profile (``LABELRANK_PROFILE`` when None; see :mod:`labelrank.profile`).
+    """Yang & Gopal's protocol under a profile (``LABELRANK_PROFILE`` when None; see :mod:`labelrank.protocol.profile`).
 
     Examples
     --------

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from labelrank._validation import check_choice, check_positive_int
-from labelrank.profile import resolve
+from labelrank.protocol.profile import resolve
 
 __all__ = ["WORKLOADS", "table2_timing_plan", "neighbor_search_seconds", "table2_seconds"]
 

@@ -89,7 +89,7 @@ from labelrank._validation import as_2d_array, check_label_matrix, check_positiv
 from labelrank.protocol import concatenated_meta_features, widen_grid
 from labelrank.features import MetaLevelFeatures, NeighborDistances
 from labelrank.metrics import one_error
-from labelrank.profile import resolve
+from labelrank.protocol.profile import resolve
 
 __all__ = [
     "C_GRID",
