@@ -27,7 +27,7 @@ def _synthetic(seed: int):
 
 
 @lru_cache(maxsize=8)
-def _load_data(dataset: str, subsample: tuple[int, int] | None, seed: int):
+def _load_data(dataset: str, subsample: tuple[int, int] | None, seed: int, unit_variance: bool = False):
     if dataset == SYNTHETIC:
         X_train, Y_train, X_test, Y_test = _synthetic(seed)
     else:
@@ -38,7 +38,7 @@ def _load_data(dataset: str, subsample: tuple[int, int] | None, seed: int):
         tr = np.sort(rng.choice(Y_train.shape[0], min(subsample[0], Y_train.shape[0]), replace=False))
         te = np.sort(rng.choice(Y_test.shape[0], min(subsample[1], Y_test.shape[0]), replace=False))
         X_train, Y_train, X_test, Y_test = X_train[tr], Y_train[tr], X_test[te], Y_test[te]
-    if dataset == "emotions":  # section 3.4: "each feature was rescaled to a unit variance representation"
+    if unit_variance:  # e.g. Yang & Gopal (section 3.4): "each feature was rescaled to a unit variance representation"
         scale = np.asarray(X_train).std(axis=0)
         scale[scale == 0] = 1.0
         X_train, X_test = X_train / scale, X_test / scale
@@ -54,13 +54,13 @@ def load_data(dataset: str, proto: Protocol | None = None):
     Returns
     -------
     X_train, Y_train, X_test, Y_test
-        ``X`` dense or CSR (Reuters-21578); *emotions* divided by the training standard deviation of each
-        feature; under the quick profile a seeded random subsample. ``Y`` int64 0/1. Arrays are read-only.
+        ``X`` dense or CSR (Reuters-21578); the data sets of :attr:`Protocol.unit_variance` divided by the training
+        standard deviation of each feature; a seeded random subsample where :attr:`Protocol.subsample` says so. ``Y`` int64 0/1. Arrays are read-only.
     """
     proto = default_protocol() if proto is None else proto
     if dataset not in proto.datasets:
         raise ValueError(f"dataset must be one of the {proto.profile} profile's {proto.datasets}, got {dataset!r}")
-    return _load_data(dataset, proto.subsample.get(dataset), proto.seed)
+    return _load_data(dataset, proto.subsample.get(dataset), proto.seed, dataset in proto.unit_variance)
 
 
 def fold_indices(n: int, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:

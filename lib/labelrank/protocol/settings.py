@@ -69,6 +69,9 @@ class Protocol:
         :data:`labelrank.studies.yang2012.experiments.METHODS`).
     fig2_methods : tuple of str
         The conventional methods that Fig. 2 also runs on meta-level features.
+    unit_variance : tuple of str
+        Data sets whose features are divided by their standard deviation on the training split (not centred), a
+        preparation step of the protocol (Yang & Gopal rescale emotions so).
     """
 
     profile: str
@@ -87,6 +90,7 @@ class Protocol:
     fig2_exclude: tuple[str, ...] = ()
     methods: Mapping[str, MethodSpec] = field(default_factory=dict)
     fig2_methods: tuple[str, ...] = ()
+    unit_variance: tuple[str, ...] = ()
 
     @property
     def fig2_datasets(self) -> tuple[str, ...]:
@@ -99,9 +103,14 @@ class Protocol:
         return int(max(self.grids["k"]))
 
     def data_key(self, dataset: str) -> tuple:
-        """What identifies the data of one data set under this profile (part of every cache key)."""
-        return (dataset, self.subsample.get(dataset), self.tune_subsample.get(dataset), self.n_folds, self.seed,
-                self.k_max, self.k_meta)
+        """What identifies the data of one data set under this profile (part of every cache key).
+
+        The settings that select and split the data, then the preparation steps applied to it (none, or
+        ``"unit_variance"``).
+        """
+        key = (dataset, self.subsample.get(dataset), self.tune_subsample.get(dataset), self.n_folds, self.seed,
+               self.k_max, self.k_meta)
+        return key + (("unit_variance",) if dataset in self.unit_variance else ())
 
     @property
     def targets(self) -> tuple[str, ...]:
