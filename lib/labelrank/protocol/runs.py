@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from labelrank._paths import cache_dir, write_text_atomic
-from labelrank.protocol.profile import get_profile
 from labelrank.protocol.keys import code_version
+from labelrank.protocol.profile import get_profile
 from labelrank.protocol.settings import Protocol, n_jobs
 
 

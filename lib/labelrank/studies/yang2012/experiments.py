@@ -75,7 +75,6 @@ import pandas as pd
 from labelrank import datasets
 from labelrank._paths import cache_dir, unwritable_reason
 from labelrank.metrics import evaluate
-from labelrank.protocol.profile import get_profile
 from labelrank.protocol import *  # noqa: F403 (the engine's public functions, for the chapters)
 from labelrank.protocol.data import _split, load_data
 from labelrank.protocol.fits import (
@@ -90,6 +89,7 @@ from labelrank.protocol.fits import (
     make_estimator,
 )
 from labelrank.protocol.keys import _cached, code_version
+from labelrank.protocol.profile import get_profile
 from labelrank.protocol.results import results
 from labelrank.protocol.runs import _recording, run_info
 from labelrank.protocol.search import tune
