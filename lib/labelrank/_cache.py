@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import inspect
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import joblib
+
+from labelrank._paths import replaced_atomically
 
 __all__ = ["ResultCache"]
 
@@ -97,11 +98,6 @@ class ResultCache:
                 pass
         value = self.func(*args, **kwargs)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix="output.", suffix=".part")
-        os.close(fd)
-        try:
-            joblib.dump(value, tmp_name)
-            os.replace(tmp_name, path)
-        finally:
-            Path(tmp_name).unlink(missing_ok=True)
+        with replaced_atomically(path) as tmp:
+            joblib.dump(value, tmp)
         return joblib.load(path, mmap_mode=self.mmap_mode) if self.mmap_mode else value

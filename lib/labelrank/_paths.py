@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -58,22 +60,29 @@ def unwritable_reason(folder: Path) -> str | None:
     return None
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader sees the old file or the new one, never a part of either.
+@contextmanager
+def replaced_atomically(path: Path) -> Iterator[Path]:
+    """A temporary path to write ``path``'s new content to; on leaving the block it replaces ``path`` whole.
 
-    The text goes to a temporary file of its own in the same folder, which then replaces ``path`` (``os.replace``
-    is atomic within a file system); an interrupted write leaves ``path`` as it was and removes the temporary file.
+    The temporary file is unique to this call and lives in ``path``'s folder (so ``os.replace`` is atomic): a reader
+    sees the old file or the new one, never a part of either, two writers never write into each other's file, and
+    an exception or an interrupt inside the block leaves ``path`` as it was and the temporary file removed. The
+    new file is an ordinary readable file (mode 0644).
     """
     import tempfile
 
     fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".part")
+    os.close(fd)
     tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        yield tmp
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader sees the old file or the new one (:func:`replaced_atomically`)."""
+    with replaced_atomically(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from labelrank.datasets.download import _PARSE_VERSION, _cached, fetch, verify  # noqa: F401 (_PARSE_VERSION: keys)
+from labelrank.datasets.download import _cached, fetch, verify
 from labelrank.datasets.mulan import (
     ENRON_ROOT,
     _parse_mulan,

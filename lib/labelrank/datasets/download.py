@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 from labelrank._cache import ResultCache
-from labelrank._paths import cache_dir, unwritable_reason
+from labelrank._paths import cache_dir, replaced_atomically, unwritable_reason
 from labelrank.datasets.registry import (
     _MIRROR_HINT,
     REGISTRY,
@@ -78,12 +77,7 @@ def _download(url: str, dest: Path, accepted: Sequence[str]) -> None:
     import pooch
     import requests
 
-    # A temporary file of its own in the destination folder (so that os.replace is atomic), never a fixed name: two
-    # processes fetching the same file must not write into each other's download.
-    fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=dest.name + ".", suffix=".part")
-    tmp = Path(tmp_name)
-    try:
-        os.close(fd)
+    with replaced_atomically(dest) as tmp:  # dest appears only if the block ends without an exception
         downloader = pooch.HTTPDownloader(progressbar=False, timeout=60)
         try:
             downloader(url, str(tmp), None)
@@ -97,10 +91,6 @@ def _download(url: str, dest: Path, accepted: Sequence[str]) -> None:
             raise ChecksumError(
                 f"downloaded {dest.name} from {url} failed verification and was deleted: {exc}"
             ) from None
-        os.chmod(tmp, 0o644)  # mkstemp made it private (0600); the cached copy is an ordinary readable file
-        os.replace(tmp, dest)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def fetch(name: str, *, base_url: str | None = None) -> Path:

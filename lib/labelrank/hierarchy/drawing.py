@@ -28,11 +28,7 @@ def _folded(tree: Any, fold: Collection[str]) -> set[str]:
 
 
 def layout(tree: Any, fold: Collection[str] = ()) -> dict[str, tuple[float, float]]:
-    """Positions for a tidy layered drawing: y = -depth, leaves evenly spaced, a parent centred over its children.
-
-    A DAG is laid out along each label's first parent. Labels in ``fold`` (with their descendants) get no
-    position; instead each parent with folded children gets one key ``"+n@parent"`` (``n`` folded labels).
-    """
+    """:meth:`labelrank.hierarchy.LabelTree.layout` (documented there)."""
     folded = _folded(tree, fold)
     first_child: dict[str, list[str]] = {lab: [] for lab in tree._labels}
     for lab in tree._labels:
@@ -77,26 +73,7 @@ def draw(
     node_color: str = "#dde6f0",
     highlight_color: str = "#f6c667",
 ) -> Any:
-    """Draw the tree with matplotlib in a tidy top-down layout (no graphviz needed).
-
-    Parameters
-    ----------
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure is made when omitted.
-    fold : collection of str
-        Labels to fold away with their descendants: each parent's folded children are drawn as one white box
-        ``+n`` (``n`` labels folded), joined by a dotted edge.
-    highlight : iterable of str
-        Labels drawn in ``highlight_color``.
-    annotate : dict[str, str], optional
-        Text written under a label's box (e.g. ``{"AA01": "n2 = 3.2"}``).
-    fontsize, node_color, highlight_color
-        Styling.
-
-    Returns
-    -------
-    matplotlib Axes
-    """
+    """:meth:`labelrank.hierarchy.LabelTree.draw` (documented there)."""
     import matplotlib.pyplot as plt
 
     folded = _folded(tree, fold)

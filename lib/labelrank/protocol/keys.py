@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from labelrank import datasets
 from labelrank._cache import ResultCache
 from labelrank._paths import cache_dir
+from labelrank.datasets.download import _PARSE_VERSION
 from labelrank.protocol.settings import MethodSpec
 
 #: The version of everything the engine computes for every method: the data preparation (rescaling, subsamples,
@@ -51,7 +51,7 @@ def code_version(spec: MethodSpec | None = None) -> str:
     >>> code_version(MethodSpec("MLC-ListNet", "ranker", "listnet", ())).endswith("-MLC-ListNetv1")
     True
     """
-    base = f"engine{ENGINE_VERSION}-data{datasets._PARSE_VERSION}-lib{_library_versions()}"
+    base = f"engine{ENGINE_VERSION}-data{_PARSE_VERSION}-lib{_library_versions()}"
     return base if spec is None else f"{base}-{spec.name}v{spec.version}"
 
 
