@@ -1,0 +1,50 @@
+"""The README's console examples are run: ``cat FILE`` blocks create the files, every other command after a ``$``
+prompt is executed in that folder and must print exactly the lines shown below it (stdout and stderr together)."""
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+
+def console_sessions(text):
+    """(command, shown output lines) for every ``$`` line of the README's ``bash`` blocks, in order."""
+    sessions = []
+    for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
+        lines = block.splitlines()
+        if not any(line.startswith("$ ") for line in lines):
+            continue  # a block of commands to type, not a console transcript
+        for line in lines:
+            if line.startswith("$ "):
+                sessions.append((line[2:], []))
+            elif sessions:
+                sessions[-1][1].append(line)
+    return sessions
+
+
+def test_the_readme_has_console_examples():
+    commands = [command for command, _ in console_sessions(README.read_text(encoding="utf-8"))]
+    assert sum(c.startswith("labelrank score") for c in commands) >= 2, commands
+
+
+def test_readme_console_examples(tmp_path):
+    (tmp_path / "data").symlink_to(ROOT / "data", target_is_directory=True)
+    executable = Path(sys.executable).parent / "labelrank"
+    if not executable.exists():
+        pytest.skip(f"the console script is not installed next to {sys.executable}")
+    for command, shown in console_sessions(README.read_text(encoding="utf-8")):
+        argv = shlex.split(command)
+        if argv[0] == "cat" and len(argv) == 2:
+            (tmp_path / argv[1]).write_text("\n".join(shown) + "\n", encoding="utf-8")
+            continue
+        assert argv[0] == "labelrank", f"the README shows a command this test cannot run: {command!r}"
+        done = subprocess.run([str(executable), *argv[1:]], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=120)
+        printed = (done.stdout + done.stderr).rstrip("\n").splitlines()
+        assert printed == shown, f"{command}\nREADME shows:\n" + "\n".join(shown) + "\nprinted:\n" + "\n".join(printed)
