@@ -276,3 +276,24 @@ def test_bad_hyperparameters(params, error, match):
     X, Y = clustered_data(15)
     with pytest.raises(error, match=match):
         MetaLevelRanker(**params).fit(X, Y)
+
+
+def test_warm_start_through_ranker_params_matches_cold_fits():
+    """``ranker_params={"warm_start": True}``: refits along C reuse SVM-MAP's working set and stay C*tol-optimal."""
+    from labelrank.features import MetaLevelFeatures
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 4))
+    Y = (X[:, :3] + rng.normal(scale=0.8, size=(60, 3)) > 0.3).astype(int)
+    Y[Y.sum(axis=1) == 0, 0] = 1
+    Z = MetaLevelFeatures(k=5).fit_transform(X, Y)
+    warm = MetaLevelRanker(ranker="svmmap", k=5, ranker_params={"warm_start": True, "tol": 1e-4})
+    iterations = {"warm": 0, "cold": 0}
+    for C in (0.1, 1.0, 10.0, 100.0):
+        warm.set_params(C=C).fit_features(Z, Y)
+        cold = MetaLevelRanker(ranker="svmmap", k=5, C=C, ranker_params={"tol": 1e-4}).fit_features(Z, Y)
+        assert warm.ranker_.converged_ and cold.ranker_.converged_
+        assert abs(warm.ranker_.primal_objective_ - cold.ranker_.primal_objective_) <= C * 1e-4 * 1.01
+        iterations["warm"] += warm.ranker_.n_iter_
+        iterations["cold"] += cold.ranker_.n_iter_
+    assert iterations["warm"] < iterations["cold"]

@@ -32,6 +32,7 @@ from labelrank.rankers import (
     ranknet_cost,
 )
 from labelrank.rankers.gradient import _Network
+import labelrank.rankers.svm as svm_module
 from labelrank.rankers.svm import _solve_simplex_qp
 
 
@@ -432,6 +433,62 @@ def test_svmmap_is_optimal_by_an_independent_duality_certificate(C):
     for _ in range(6):
         other = est.coef_ + rng.normal(size=3) * 0.3
         assert _svmmap_primal(Zs, Y, other, C) >= est.dual_objective_ - 1e-9
+
+
+def test_svmmap_pruning_keeps_the_optimum(monkeypatch):
+    """Dropping idle constraints changes the path, not the optimum: both fits are C*tol-optimal."""
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=39, n=200, m=5, d=10, noise=3.0)
+    C, tol = 1e3, 1e-4  # a long run: constraints sit idle for 50 iterations
+    pruned = SVMMAP(C=C, tol=tol, warm_start=True).fit(Z, Y)  # warm_start keeps the working set to inspect
+    assert pruned.converged_ and pruned._working_set["b"].size < pruned.n_iter_  # constraints were dropped
+    monkeypatch.setattr(svm_module, "_PRUNE_AFTER", 10**9)
+    full = SVMMAP(C=C, tol=tol).fit(Z, Y)
+    assert full.converged_
+    assert abs(pruned.primal_objective_ - full.primal_objective_) <= C * tol * 1.01
+    Zs = (Z - pruned.mean_) / pruned.scale_
+    assert _svmmap_primal(Zs, Y, pruned.coef_, C) == pytest.approx(pruned.primal_objective_, rel=1e-9)
+    assert np.corrcoef(pruned.decision_function(Zt).ravel(), full.decision_function(Zt).ravel())[0, 1] > 0.999
+
+
+def test_svmmap_warm_start_along_c_reaches_the_cold_optimum():
+    """A warm-started path over a grid of C gives C*tol-optimal fits, the same choice of C, in fewer iterations."""
+    (Z, Y), (Zt, Yt), _ = hidden_linear_problem(seed=37, n=100, m=6, d=5, noise=1.0)
+    tol = 1e-5
+    warm = SVMMAP(tol=tol, warm_start=True)
+    cold_map, warm_map, cold_iter, warm_iter = [], [], 0, 0
+    for C in np.logspace(-1, 4, 6):
+        cold = SVMMAP(C=C, tol=tol).fit(Z, Y)
+        warm.set_params(C=C).fit(Z, Y)
+        assert cold.converged_ and warm.converged_
+        assert abs(warm.primal_objective_ - cold.primal_objective_) <= C * tol * 1.01
+        cold_map.append(average_precision(Yt, cold.decision_function(Zt)))
+        warm_map.append(average_precision(Yt, warm.decision_function(Zt)))
+        cold_iter, warm_iter = cold_iter + cold.n_iter_, warm_iter + warm.n_iter_
+    assert np.argmax(warm_map) == np.argmax(cold_map) and np.allclose(warm_map, cold_map, atol=1e-3)
+    assert warm_iter < cold_iter / 1.5
+
+
+def test_svmmap_warm_start_on_other_data_starts_cold():
+    (Z1, Y1), _, _ = hidden_linear_problem(seed=34, n=40)
+    (Z2, Y2), _, _ = hidden_linear_problem(seed=35, n=40)
+    warm = SVMMAP(C=10.0, warm_start=True).fit(Z1, Y1).fit(Z2, Y2)
+    fresh = SVMMAP(C=10.0).fit(Z2, Y2)
+    np.testing.assert_array_equal(warm.coef_, fresh.coef_)
+    assert warm.n_iter_ == fresh.n_iter_
+
+
+def test_svmmap_warm_start_must_be_a_bool():
+    (Z, Y), _, _ = hidden_linear_problem(seed=36, n=20)
+    with pytest.raises(TypeError, match="warm_start must be True or False, got 'yes'"):
+        SVMMAP(warm_start="yes").fit(Z, Y)
+
+
+def test_svmmap_does_not_claim_convergence_without_its_certificate():
+    """At a huge C the working set's QP stops at its limit: the fit says so instead of reporting convergence."""
+    (Z, Y), _, _ = hidden_linear_problem(seed=33, n=80, m=6, d=5, noise=2.0)
+    with pytest.warns(ConvergenceWarning, match="duality gap .* above C [*] tol"):
+        est = SVMMAP(C=1e6, tol=1e-5).fit(Z, Y)
+    assert not est.converged_ and est.primal_objective_ - est.dual_objective_ > 1e6 * 1e-5
 
 
 def test_svmmap_warns_when_it_stops_early():

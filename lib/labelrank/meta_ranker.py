@@ -73,7 +73,9 @@ class MetaLevelRanker(BaseEstimator):
         training documents, usable.
     ranker_params : dict or None, default=None
         Further parameters of the ranker class (e.g. ``{"hidden_units": 16}``, ``{"metric": "map"}``,
-        ``{"n_estimators": 300}``); they override the mapped parameters above.
+        ``{"n_estimators": 300}``); they override the mapped parameters above. ``{"warm_start": True}`` (SVM-MAP)
+        makes each refit on the same features, e.g. along a grid of ``C`` with ``set_params``, start from the
+        previous fit.
     algorithm : {"exact", "approximate"}, default="exact"
         Neighbour search of :class:`~labelrank.features.MetaLevelFeatures`.
     dtype : {"float64", "float32"}, default="float64"
@@ -266,6 +268,9 @@ class MetaLevelRanker(BaseEstimator):
             )
         self.kept_labels_ = kept
         self.n_labels_ = Y.shape[1]
+        previous = getattr(self, "ranker_", None)
+        if getattr(ranker, "warm_start", False) and type(previous) is type(ranker):
+            ranker._take_warm_start(previous)  # ranker_params={"warm_start": True}: continue from the last fit
         self.ranker_ = ranker.fit(Z, Y[:, kept])
         train_scores = self._all_scores(self.ranker_.decision_function(Z))
         self.threshold_ = LLSFThreshold().fit(train_scores, Y)

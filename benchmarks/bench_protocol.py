@@ -1,0 +1,172 @@
+"""Where the time of Yang & Gopal's exact protocol goes: one fold, one configuration, one grid axis, per method.
+
+For every data set and method of the full profile the script times, on cross-validation fold 0 of the exact
+protocol (the whole training set; ``--profile-subsample`` for the profile's subsample) and in one thread:
+
+* ``point``: one fit and evaluation (the best of two runs) at the middle of the method's grids (k = 50, C = the grid value nearest 1,
+  learning rate 0.01, LightGBM's 0.1), the unit of work of the protocol's cross-validation;
+* ``axis``: the same along the method's last tuned axis (the 20 values of C, the learning rates, or the 10 values
+  of k), the other parameters at the middle, the fits that reach their iteration limit counted.
+
+From these it prints the CPU seconds, each method's cost relative to Binary-SVM's point measured in the same run
+(a unit that does not depend on the machine), and what the exact protocol would cost: the axis time times the
+number of values of the other axes, times the folds. ``--profile-top N`` adds cProfile's N most expensive functions
+of the slowest point. The meta-level features of a fold come from the experiment cache (computed on first use and
+not timed: they are shared by every method and grid point).
+
+Faster paths are timed beside the reference in the same run (``--compare``), with their ratio and a check that the
+cross-validated choice on the fold is the same. Today: MLC-SVM-MAP's C axis (k = 50) solved as before
+(``no pruning``: the working set keeps every constraint), as the engine does now (idle constraints pruned), and
+along a warm-started path (``ranker_params={"warm_start": True}``: each C starts from the previous one's working
+set).
+
+Usage: python benchmarks/bench_protocol.py [--datasets emotions yeast scene] [--methods ...] [--no-axis]
+                                           [--profile-top 15] [--compare]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import dataclasses
+import io
+import os
+import pstats
+import time
+import warnings
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+os.environ.setdefault("LABELRANK_N_JOBS", "1")
+
+import labelrank.rankers.svm as svm_module  # noqa: E402
+from labelrank.features import NeighborDistances  # noqa: E402
+from labelrank.metrics import evaluate  # noqa: E402
+from labelrank.protocol.data import _split  # noqa: E402
+from labelrank.protocol.fits import _fit_outputs, make_estimator  # noqa: E402
+from labelrank.studies.yang2012 import experiments  # noqa: E402
+
+MIDDLE = {"k": 50, "lr": 0.01, "lgbm_lr": 0.1}
+
+
+def middle_params(spec, proto) -> dict:
+    """The configuration of ``point``: k = 50, C nearest 1, the middle learning rates."""
+    params = {}
+    for name, grid in spec.axes:
+        values = np.asarray(proto.grids[grid], dtype=float)
+        target = MIDDLE.get(grid, 1.0)
+        value = values[np.argmin(np.abs(np.log(values) - np.log(target)))]
+        params[name] = int(value) if name == "k" else float(value)
+    return params
+
+
+def timed_fit(dataset, method, params, proto, profiler=None):
+    """CPU seconds of one fit and evaluation on fold 0, and whether it reached an iteration limit."""
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        start = time.process_time()
+        if profiler is not None:
+            profiler.enable()
+        _, _, _, n_warnings = _fit_outputs(dataset, method, "original", params, "regression", 0, proto)
+        if profiler is not None:
+            profiler.disable()
+        return time.process_time() - start, n_warnings > 0
+
+
+def best_of(repeat, dataset, method, params, proto) -> float:
+    """The smallest of ``repeat`` timings of a point (the first run also loads compiled kernels and caches)."""
+    return min(timed_fit(dataset, method, params, proto)[0] for _ in range(repeat))
+
+
+def svmmap_axis(dataset, proto, variant):
+    """MLC-SVM-MAP along the C grid at k = 50 on fold 0: (CPU seconds, fold-0 MAP per C)."""
+    _, Y_fit, _, Y_eval = _split(dataset, proto, 0)
+    Z_fit, Z_eval, _ = experiments.meta_features(dataset, 0, proto)
+    Zf, Ze = (NeighborDistances(Z, proto.k_max).features(50) for Z in (Z_fit, Z_eval))
+    prune = svm_module._PRUNE_AFTER
+    if variant == "no pruning":
+        svm_module._PRUNE_AFTER = 10**9
+    warm = make_estimator("MLC-SVM-MAP", {"k": 50, "C": 1.0}, "regression", proto)
+    if variant == "warm path":
+        warm.set_params(ranker_params={"warm_start": True})
+    maps = []
+    try:
+        with threadpool_limits(1), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            start = time.process_time()
+            for C in proto.grids["C"]:
+                est = warm if variant == "warm path" else make_estimator("MLC-SVM-MAP", {"k": 50, "C": C},
+                                                                         "regression", proto)
+                est.set_params(C=C).fit_features(Zf, Y_fit)
+                scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
+                maps.append(evaluate(Y_eval, scores, pred)["MAP"])
+            return time.process_time() - start, np.array(maps)
+    finally:
+        svm_module._PRUNE_AFTER = prune
+
+
+def compare(dataset, proto) -> None:
+    """The faster paths beside the reference, with ratios and the choice of C they lead to."""
+    print(f"-- {dataset}: MLC-SVM-MAP, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
+    reference, ref_maps = svmmap_axis(dataset, proto, "no pruning")
+    for variant in ("no pruning", "pruned (engine)", "warm path"):
+        seconds, maps = (reference, ref_maps) if variant == "no pruning" else svmmap_axis(dataset, proto, variant)
+        same = np.argmax(maps) == np.argmax(ref_maps)
+        print(f"   {variant:16} {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}   best C "
+              f"{proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), "
+              f"largest |MAP difference| {np.abs(maps - ref_maps).max():.2e}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    full = experiments.protocol("full")
+    parser.add_argument("--datasets", nargs="+", default=["emotions", "yeast", "scene"], choices=full.datasets)
+    parser.add_argument("--methods", nargs="+", default=list(full.methods), choices=list(full.methods))
+    parser.add_argument("--profile-subsample", action="store_true",
+                        help="cross-validate on the full profile's subsample (Reuters-21578: 2,000 documents) "
+                             "instead of the exact protocol's whole training set")
+    parser.add_argument("--no-axis", action="store_true", help="time one point per method only")
+    parser.add_argument("--profile-top", type=int, default=0, help="cProfile's top functions of the slowest point")
+    parser.add_argument("--compare", action="store_true", help="time the faster paths against the reference only")
+    args = parser.parse_args()
+    proto = full if args.profile_subsample else dataclasses.replace(full, tune_subsample={})
+
+    for dataset in args.datasets:
+        experiments.meta_features(dataset, 0, proto)  # computed (and cached) outside the timings
+        if args.compare:
+            compare(dataset, proto)
+            continue
+        unit = best_of(2, dataset, "Binary-SVM", middle_params(proto.methods["Binary-SVM"], proto), proto)
+        print(f"\n== {dataset}: fold 0 of {proto.n_folds}, one thread; unit = Binary-SVM point = {unit:.3f} CPU s")
+        print(f"{'method':15} {'point s':>9} {'/ unit':>8} {'axis':>9} {'axis s':>9} {'capped':>7} "
+              f"{'exact protocol h':>17}")
+        slowest = (0.0, None, None)
+        for method in args.methods:
+            spec = proto.methods[method]
+            params = middle_params(spec, proto)
+            seconds = best_of(2, dataset, method, params, proto)
+            slowest = max(slowest, (seconds, method, params), key=lambda t: t[0])
+            line = f"{method:15} {seconds:9.3f} {seconds / unit:8.1f}"
+            if not args.no_axis:
+                name, grid = spec.axes[-1]
+                values = proto.grids[grid]
+                axis_seconds, capped = 0.0, 0
+                for value in values:
+                    s, hit = timed_fit(dataset, method, {**params, name: value}, proto)
+                    axis_seconds += s
+                    capped += hit
+                others = int(np.prod([len(proto.grids[g]) for _, g in spec.axes[:-1]])) if len(spec.axes) > 1 else 1
+                exact = axis_seconds * others * proto.n_folds / 3600
+                line += f" {name + ' x' + str(len(values)):>9} {axis_seconds:9.2f} {capped:7d} {exact:17.2f}"
+            print(line, flush=True)
+        if args.profile_top and slowest[1] is not None:
+            profiler = cProfile.Profile()
+            timed_fit(dataset, slowest[1], slowest[2], proto, profiler)
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(args.profile_top)
+            print(f"-- profile of {slowest[1]} {slowest[2]}:\n" + "\n".join(out.getvalue().splitlines()[4:]))
+
+
+if __name__ == "__main__":
+    main()
