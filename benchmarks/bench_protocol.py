@@ -15,10 +15,10 @@ of the slowest point. The meta-level features of a fold come from the experiment
 not timed: they are shared by every method and grid point).
 
 Faster paths are timed beside the reference in the same run (``--compare``), with their ratio and a check that the
-cross-validated choice on the fold is the same. Today: MLC-SVM-MAP's C axis (k = 50) solved as before
-(``no pruning``: the working set keeps every constraint), as the engine does now (idle constraints pruned), and
-along a warm-started path (``ranker_params={"warm_start": True}``: each C starts from the previous one's working
-set).
+cross-validated choice on the fold is the same. Today: MLC-SVM-MAP's C axis (k = 50) as point tasks solved as
+before (``no pruning``: the working set keeps every constraint), as point tasks now (``pruned``: idle constraints
+dropped; the staged search and the final fits), and as the full search's warm-started path task (each C starts
+from the previous one's working set, :attr:`MethodSpec.warm_axis`).
 
 Usage: python benchmarks/bench_protocol.py [--datasets emotions yeast scene] [--methods ...] [--no-axis]
                                            [--profile-top 15] [--compare]
@@ -41,10 +41,12 @@ from threadpoolctl import threadpool_limits
 os.environ.setdefault("LABELRANK_N_JOBS", "1")
 
 import labelrank.rankers.svm as svm_module  # noqa: E402
-from labelrank.features import NeighborDistances  # noqa: E402
-from labelrank.metrics import evaluate  # noqa: E402
-from labelrank.protocol.data import _split  # noqa: E402
-from labelrank.protocol.fits import _fit_outputs, make_estimator  # noqa: E402
+from labelrank.protocol.fits import (  # noqa: E402
+    _cv_path_uncached,
+    _cv_point_uncached,
+    _fit_outputs,
+    _params_key,
+)
 from labelrank.studies.yang2012 import experiments  # noqa: E402
 
 MIDDLE = {"k": 50, "lr": 0.01, "lgbm_lr": 0.1}
@@ -80,28 +82,22 @@ def best_of(repeat, dataset, method, params, proto) -> float:
 
 
 def svmmap_axis(dataset, proto, variant):
-    """MLC-SVM-MAP along the C grid at k = 50 on fold 0: (CPU seconds, fold-0 MAP per C)."""
-    _, Y_fit, _, Y_eval = _split(dataset, proto, 0)
-    Z_fit, Z_eval, _ = experiments.meta_features(dataset, 0, proto)
-    Zf, Ze = (NeighborDistances(Z, proto.k_max).features(50) for Z in (Z_fit, Z_eval))
+    """MLC-SVM-MAP along the C grid at k = 50 on fold 0, as the engine's tasks compute it: (CPU s, MAP per C)."""
+    key, grid = proto.data_key(dataset), tuple(proto.grids["C"])
     prune = svm_module._PRUNE_AFTER
     if variant == "no pruning":
         svm_module._PRUNE_AFTER = 10**9
-    warm = make_estimator("MLC-SVM-MAP", {"k": 50, "C": 1.0}, "regression", proto)
-    if variant == "warm path":
-        warm.set_params(ranker_params={"warm_start": True})
-    maps = []
     try:
         with threadpool_limits(1), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             start = time.process_time()
-            for C in proto.grids["C"]:
-                est = warm if variant == "warm path" else make_estimator("MLC-SVM-MAP", {"k": 50, "C": C},
-                                                                         "regression", proto)
-                est.set_params(C=C).fit_features(Zf, Y_fit)
-                scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
-                maps.append(evaluate(Y_eval, scores, pred)["MAP"])
-            return time.process_time() - start, np.array(maps)
+            if variant == "warm path":
+                out = _cv_path_uncached(dataset, key, "MLC-SVM-MAP", _params_key({"k": 50}), "C", grid, 0, "bench",
+                                        proto, 1)
+            else:
+                out = [_cv_point_uncached(dataset, key, "MLC-SVM-MAP", "original", _params_key({"k": 50, "C": C}),
+                                          0, "bench", proto, 1) for C in grid]
+            return time.process_time() - start, np.array([o["MAP"] for o in out])
     finally:
         svm_module._PRUNE_AFTER = prune
 
@@ -110,7 +106,7 @@ def compare(dataset, proto) -> None:
     """The faster paths beside the reference, with ratios and the choice of C they lead to."""
     print(f"-- {dataset}: MLC-SVM-MAP, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
     reference, ref_maps = svmmap_axis(dataset, proto, "no pruning")
-    for variant in ("no pruning", "pruned (engine)", "warm path"):
+    for variant in ("no pruning", "pruned", "warm path"):
         seconds, maps = (reference, ref_maps) if variant == "no pruning" else svmmap_axis(dataset, proto, variant)
         same = np.argmax(maps) == np.argmax(ref_maps)
         print(f"   {variant:16} {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}   best C "

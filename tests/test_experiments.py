@@ -499,3 +499,48 @@ def test_workers_exit_soon_after_their_parent_is_killed(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+# ---- warm-started paths along a method's warm_axis (the full search) ---------------------------------------------
+
+
+def test_a_warm_path_starts_with_the_cold_fit(cache):
+    """The first value of a path is fitted cold: exactly the point task's result; the later ones are warm."""
+    from labelrank.protocol.fits import _cv_path_uncached, _cv_point_uncached, _params_key
+
+    p = proto()
+    key, values = p.data_key(ex.SYNTHETIC), (0.01, 1.0, 100.0)
+    path = _cv_path_uncached(ex.SYNTHETIC, key, "MLC-SVM-MAP", _params_key({"k": 10}), "C", values, 0, "v", p, 1)
+    assert len(path) == len(values)
+    for value, warm in zip(values, path):
+        cold = _cv_point_uncached(ex.SYNTHETIC, key, "MLC-SVM-MAP", "original", _params_key({"k": 10, "C": value}),
+                                  0, "v", p, 1)
+        for metric in ("MAP", "RankLoss", "Micro-F1"):
+            if value == values[0]:
+                assert warm[metric] == cold[metric]
+            else:  # C * tol-optimal both: the same model up to the solver's tolerance
+                assert warm[metric] == pytest.approx(cold[metric], abs=0.02)
+
+
+def test_the_full_search_walks_the_warm_axis_and_chooses_as_cold_fits(cache):
+    """Warm and cold fits are the same optimum up to SVM-MAP's tolerance (C * tol): the same MAP choice; where
+    two configurations are closer than that noise (Micro-F1 on 40 synthetic instances), either may win, and each
+    run's choice is then within the noise of the other's optimum."""
+    p = proto()
+    warm = ex.tune(ex.SYNTHETIC, "MLC-SVM-MAP", proto=p, search="full", progress=False)
+    no_warm = {**METHODS, "MLC-SVM-MAP": dataclasses.replace(METHODS["MLC-SVM-MAP"], warm_axis=None)}
+    cold = ex.tune(ex.SYNTHETIC, "MLC-SVM-MAP", proto=proto(methods=no_warm), search="full", progress=False)
+    assert warm.chosen["MAP"] == cold.chosen["MAP"]
+    for target in ("MAP", "Micro-F1"):
+        for run, other in ((warm, cold), (cold, warm)):
+            best_in_other = other.points[target].max()
+            assert other.cv_value(run.chosen[target], target) >= best_in_other - 0.01
+    both = warm.points.merge(cold.points, on=["k", "C"], suffixes=("_warm", "_cold"))
+    assert len(both) == len(warm.points) == len(p.grids["k"]) * len(p.grids["C"])
+    assert np.allclose(both["MAP_warm"], both["MAP_cold"], atol=0.01)
+    assert any((cache / "experiments" / "cv_path").rglob("*"))  # the paths are cached tasks of their own
+
+
+def test_warm_start_needs_a_warm_axis():
+    with pytest.raises(ValueError, match="MLC-ListNet has no warm_axis"):
+        ex.make_estimator("MLC-ListNet", {"k": 10}, "regression", proto(), warm_start=True)

@@ -38,7 +38,7 @@ def _check_representation(method: str, features: str, proto: Protocol) -> None:
 
 
 def make_estimator(method: str, params: dict[str, Any], threshold: ThresholdRule = "default",
-                   proto: Protocol | None = None):
+                   proto: Protocol | None = None, warm_start: bool = False):
     """A fresh, unfitted estimator for ``method`` with hyper-parameters ``params``.
 
     Parameters
@@ -51,6 +51,9 @@ def make_estimator(method: str, params: dict[str, Any], threshold: ThresholdRule
         The threshold rule; a ranker has only "regression" (its LLSF), and "default" means the same for it.
     proto : Protocol, optional
         Where ``method`` is looked up (:attr:`Protocol.methods`); the registered default protocol when None.
+    warm_start : bool
+        For a ranker: refits on the same features start from the previous fit (``ranker_params={"warm_start":
+        True}``; only for methods with a :attr:`MethodSpec.warm_axis`).
 
     Returns
     -------
@@ -64,7 +67,10 @@ def make_estimator(method: str, params: dict[str, Any], threshold: ThresholdRule
     if spec.kind == "ranker":
         from labelrank.meta_ranker import MetaLevelRanker
 
-        return MetaLevelRanker(ranker=spec.estimator, empty_labels="last", **params)
+        if warm_start and spec.warm_axis is None:
+            raise ValueError(f"{method} has no warm_axis: it cannot be warm-started")
+        return MetaLevelRanker(ranker=spec.estimator, empty_labels="last", **params,
+                               ranker_params={"warm_start": True} if warm_start else None)
     if callable(spec.estimator):
         factory = spec.estimator
     else:
@@ -117,17 +123,22 @@ def fit_ranker(dataset: str, method: str, params: dict[str, Any], fold: int = -1
         The fitted :class:`labelrank.MetaLevelRanker` and the features of the fitting instances (each excluded from
         its own neighbours) and of the evaluation instances (the test set for ``fold=-1``), at ``k``.
     """
-    from labelrank.features import NeighborDistances
-
     proto = default_protocol() if proto is None else proto
     if _spec(method, proto).kind != "ranker":
         raise ValueError(f"method must be a meta-level ranker, got {method!r}")
     _check_fold(fold, proto)
+    Y_fit, Zf, Ze = _ranker_inputs(dataset, int(params["k"]), fold, proto)
+    return make_estimator(method, params, "regression", proto).fit_features(Zf, Y_fit), Zf, Ze
+
+
+def _ranker_inputs(dataset: str, k: int, fold: int, proto: Protocol):
+    """(Y_fit, Z_fit, Z_eval) of a fold: the labels and the cached meta-level features sliced at ``k``."""
+    from labelrank.features import NeighborDistances
+
     _, Y_fit, _, _ = _split(dataset, proto, fold)
     Z_fit, Z_eval, _ = meta_features(dataset, fold, proto)
-    k = int(params["k"])
-    Zf, Ze = NeighborDistances(Z_fit, proto.k_max).features(k), NeighborDistances(Z_eval, proto.k_max).features(k)
-    return make_estimator(method, params, "regression", proto).fit_features(Zf, Y_fit), Zf, Ze
+    Zf, Ze = (NeighborDistances(Z, proto.k_max).features(k) for Z in (Z_fit, Z_eval))
+    return Y_fit, Zf, Ze
 
 
 def _fit_outputs(dataset: str, method: str, features: str, params: dict, threshold: str, fold: int,
@@ -197,6 +208,29 @@ def _cv_point_uncached(dataset: str, data_key: tuple, method: str, features: str
     out["seconds"] = time.perf_counter() - t0
     out["cpu_seconds"] = time.process_time() - c0
     return out
+
+
+def _cv_path_uncached(dataset: str, data_key: tuple, method: str, base_key: tuple, axis: str, values: tuple,
+                      fold: int, version: str, proto: Protocol, threads: int) -> list[dict[str, float]]:
+    """A ranker's cross-validation results at ``values`` of ``axis`` (in that order), each fit warm-started from
+    the previous one (:attr:`MethodSpec.warm_axis`); one dict per value, as :func:`_cv_point_uncached`'s."""
+    _start_task(threads)
+    base = dict(base_key)
+    Y_fit, Zf, Ze = _ranker_inputs(dataset, int(base["k"]), fold, proto)
+    _, _, _, Y_eval = _split(dataset, proto, fold)
+    est = make_estimator(method, {**base, axis: values[0]}, "regression", proto, warm_start=True)
+    results = []
+    for value in values:
+        t0, c0 = time.perf_counter(), time.process_time()
+        with _ConvergenceWarnings() as caught:
+            est.set_params(**{axis: value}).fit_features(Zf, Y_fit)
+            scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
+        out = evaluate(Y_eval, np.asarray(scores, dtype=np.float64), np.asarray(pred, dtype=np.int8))
+        out["n_warnings"] = caught.count
+        out["seconds"] = time.perf_counter() - t0
+        out["cpu_seconds"] = time.process_time() - c0
+        results.append(out)
+    return results
 
 
 def _test_point_uncached(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple,

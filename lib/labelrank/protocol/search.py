@@ -22,6 +22,7 @@ import pandas as pd
 from labelrank.metrics import METRICS
 from labelrank.protocol.fits import (
     _check_representation,
+    _cv_path_uncached,
     _cv_point_uncached,
     _params_key,
     _run_tasks,
@@ -84,25 +85,45 @@ class _Evaluator:
         self.dataset, self.method, self.features, self.proto, self.progress = dataset, method, features, proto, progress
         self.table: dict[tuple, dict[str, float]] = {}
         self.cached = _cached(_cv_point_uncached, "cv_point")
+        self.cached_path = _cached(_cv_path_uncached, "cv_path")
 
-    def __call__(self, configs: Iterable[dict[str, Any]]) -> None:
+    def __call__(self, configs: Iterable[dict[str, Any]], paths: bool = False) -> None:
+        """Evaluate the configurations not evaluated yet; ``paths``: along the method's
+        :attr:`~labelrank.protocol.settings.MethodSpec.warm_axis` in warm-started tasks (the full search)."""
         pending = [c for c in {_params_key(c): c for c in configs}.values() if _params_key(c) not in self.table]
         if not pending:
             return
+        spec = _spec(self.method, self.proto)
         threads = _threads_per_task(n_jobs())
         key = self.proto.data_key(self.dataset)
-        version = code_version(_spec(self.method, self.proto))
-        tasks = [(self.dataset, key, self.method, self.features, _params_key(c), f, version, self.proto,
-                  threads) for c in pending for f in range(self.proto.n_folds)]
-        on_meta = self.features == "meta" and _spec(self.method, self.proto).kind == "baseline"
+        version = code_version(spec)
+        on_meta = self.features == "meta" and spec.kind == "baseline"
         desc = f"{self.dataset} {self.method}{' (meta)' if on_meta else ''}"
-        out = _run_tasks(tasks, self.cached, desc, self.progress)
-        for i, c in enumerate(pending):
-            folds = out[i * self.proto.n_folds : (i + 1) * self.proto.n_folds]
-            row = {m: float(np.nanmean([f[m] for f in folds])) for m in _METRIC_NAMES}
-            row["n_warnings"] = int(sum(f["n_warnings"] for f in folds))
-            row["seconds"] = float(sum(f["seconds"] for f in folds))
-            row["cpu_seconds"] = float(sum(f["cpu_seconds"] for f in folds))
+        folds = range(self.proto.n_folds)
+        if paths and spec.warm_axis is not None and spec.kind == "ranker":
+            axis = spec.warm_axis
+            groups: dict[tuple, list] = {}
+            for c in pending:
+                groups.setdefault(_params_key({a: v for a, v in c.items() if a != axis}), []).append(c[axis])
+            paths_ = [(base, tuple(sorted(values))) for base, values in groups.items()]
+            tasks = [(self.dataset, key, self.method, base, axis, values, f, version, self.proto, threads)
+                     for base, values in paths_ for f in folds]
+            out = iter(_run_tasks(tasks, self.cached_path, desc, self.progress))
+            per_fold = {}
+            for (base, values), _ in itertools.product(paths_, folds):
+                for value, result in zip(values, next(out)):
+                    per_fold.setdefault(_params_key({**dict(base), axis: value}), []).append(result)
+            results = [per_fold[_params_key(c)] for c in pending]
+        else:
+            tasks = [(self.dataset, key, self.method, self.features, _params_key(c), f, version, self.proto,
+                      threads) for c in pending for f in folds]
+            out = _run_tasks(tasks, self.cached, desc, self.progress)
+            results = [out[i * self.proto.n_folds : (i + 1) * self.proto.n_folds] for i in range(len(pending))]
+        for c, fold_results in zip(pending, results):
+            row = {m: float(np.nanmean([f[m] for f in fold_results])) for m in _METRIC_NAMES}
+            row["n_warnings"] = int(sum(f["n_warnings"] for f in fold_results))
+            row["seconds"] = float(sum(f["seconds"] for f in fold_results))
+            row["cpu_seconds"] = float(sum(f["cpu_seconds"] for f in fold_results))
             self.table[_params_key(c)] = row
 
     def best(self, configs: Sequence[dict[str, Any]], metric: str) -> dict[str, Any]:
@@ -225,7 +246,7 @@ def _full_search(ev: _Evaluator, axes: list, targets: Sequence[str], proto: Prot
     widened = {"low": 0, "high": 0}
     while True:
         configs = [dict(zip(grids, combo)) for combo in itertools.product(*grids.values())]
-        ev(configs)
+        ev(configs, paths=True)
         best = {t: ev.best(configs, t) for t in targets}
         grow = []
         for name, _, is_c in axes:

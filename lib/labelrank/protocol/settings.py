@@ -153,6 +153,12 @@ class MethodSpec:
     version : int
         The version of this method's numbers, part of its cache keys (:func:`code_version`): bump it when a
         change to the estimator moves its results and nothing else's.
+    warm_axis : str or None
+        A parameter along which a meta-level ranker can be refitted warm-started (``ranker_params={"warm_start":
+        True}``, then ``set_params`` and a new fit on the same features). The full grid search then fits that
+        axis's values of one configuration and fold in one task, in increasing order, each fit starting from the
+        previous one; each result is the same optimum up to the solver's tolerance (the staged search and the final
+        fits stay cold).
     """
 
     name: str
@@ -160,6 +166,7 @@ class MethodSpec:
     estimator: str | Callable[..., Any]
     axes: tuple[tuple[str, str], ...]
     version: int = 1
+    warm_axis: str | None = None
 
     @property
     def thresholds(self) -> tuple[str, ...]:

@@ -34,8 +34,11 @@ The protocol (section 3.4), and where we depart from it
   Weston's LLSF for Rank-SVM) or the instance-based regression of section 2.3 ("regression", the only rule of
   the meta-level rankers). Table 4's regression columns reuse the hyper-parameters tuned with the default rule, so
   that only the threshold changes.
-* **Search.** ``search="full"`` evaluates the whole grid (the product of the axes). ``search="staged"`` (the
-  profiles' choice, for time) tunes one axis at a time in the order of :attr:`MethodSpec.axes`: first ``k``
+* **Search.** ``search="full"`` evaluates the whole grid (the product of the axes; MLC-SVM-MAP's C values of one
+  ``k`` and fold in one task, each fit warm-started from the previous C, :attr:`MethodSpec.warm_axis`, the same
+  optimum up to the solver's tolerance; ``benchmarks/bench_protocol.py --compare`` measures the saving).
+  ``search="staged"`` (the profiles' choice, for time) tunes one axis at a time in the order of
+  :attr:`MethodSpec.axes`: first ``k``
   with the other axes at the middle of their grids, then ``C`` (or the learning rate) at the ``k`` chosen for each
   target metric. Along each axis it walks out from the middle of the grid and stops once
   :attr:`Protocol.patience` consecutive values on each side of every target's best are worse (or the grid ends;
@@ -114,7 +117,7 @@ METHODS: dict[str, MethodSpec] = {
         MethodSpec("RankSVM", "baseline", "RankSVM", (("C", "C"),)),
         MethodSpec("IBLR", "baseline", "IBLRML", (("k", "k"),)),
         MethodSpec("ML-kNN", "baseline", "MLkNN", (("k", "k"),)),
-        MethodSpec("MLC-SVM-MAP", "ranker", "svmmap", (("k", "k"), ("C", "C")), version=2),
+        MethodSpec("MLC-SVM-MAP", "ranker", "svmmap", (("k", "k"), ("C", "C")), version=2, warm_axis="C"),
         MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C"))),
         MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr"))),
         MethodSpec("MLC-LightGBM", "ranker", "lightgbm", (("k", "k"), ("learning_rate", "lgbm_lr"))),
