@@ -15,7 +15,9 @@ of the slowest point. The meta-level features of a fold come from the experiment
 not timed: they are shared by every method and grid point).
 
 Faster paths are timed beside the reference in the same run (``--compare``), with their ratio and a check that the
-cross-validated choice on the fold is the same. Today: MLC-SVM-MAP's C axis (k = 50) as point tasks solved as
+result is the same. Today: MLC-RankSVM-IR's solver visiting the pairs in one random order per epoch or instance by
+instance (what it does when its features exceed 64 MB), at a C where it converges and at the middle C;
+MLC-SVM-MAP's C axis (k = 50) as point tasks solved as
 before (``no pruning``: the working set keeps every constraint), as point tasks now (``pruned``: idle constraints
 dropped; the staged search and the final fits), and as the full search's warm-started path task (each C starts
 from the previous one's working set, :attr:`MethodSpec.warm_axis`).
@@ -46,6 +48,8 @@ from labelrank.protocol.fits import (  # noqa: E402
     _cv_point_uncached,
     _fit_outputs,
     _params_key,
+    _ranker_inputs,
+    make_estimator,
 )
 from labelrank.studies.yang2012 import experiments  # noqa: E402
 
@@ -102,8 +106,44 @@ def svmmap_axis(dataset, proto, variant):
         svm_module._PRUNE_AFTER = prune
 
 
-def compare(dataset, proto) -> None:
+def ranksvm_ir_fit(dataset, proto, C, order):
+    """One MLC-RankSVM-IR fit at k = 50 on fold 0 with the pairs visited in one random order per epoch ("random")
+    or instance by instance ("grouped"), whatever the size of the data: (CPU seconds, the fitted ranker)."""
+    Y_fit, Zf, _ = _ranker_inputs(dataset, 50, 0, proto)
+    threshold = svm_module._GROUP_PAIRS_ABOVE
+    svm_module._GROUP_PAIRS_ABOVE = np.inf if order == "random" else -1
+    try:
+        with threadpool_limits(1), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            start = time.process_time()
+            est = make_estimator("MLC-RankSVM-IR", {"k": 50, "C": C}, "regression", proto).fit_features(Zf, Y_fit)
+            return time.process_time() - start, est.ranker_
+    finally:
+        svm_module._GROUP_PAIRS_ABOVE = threshold
+
+
+def compare(dataset, proto, methods) -> None:
     """The faster paths beside the reference, with ratios and the choice of C they lead to."""
+    if "MLC-RankSVM-IR" in methods:
+        compare_ranksvm_ir(dataset, proto)
+    if "MLC-SVM-MAP" in methods:
+        compare_svmmap(dataset, proto)
+
+
+def compare_ranksvm_ir(dataset, proto) -> None:
+    """RankSVM-IR's pair order: time and primal objective of both, at a converging C and at the middle C."""
+    print(f"-- {dataset}: MLC-RankSVM-IR at k = 50, fold 0, pairs in one random order vs instance by instance")
+    for order in ("random", "grouped"):  # load the compiled kernels outside the timings
+        ranksvm_ir_fit(dataset, proto, 1e-3, order)
+    for C in (1e-3, middle_params(proto.methods["MLC-RankSVM-IR"], proto)["C"]):
+        (t_random, random), (t_grouped, grouped) = (ranksvm_ir_fit(dataset, proto, C, o) for o in ("random", "grouped"))
+        print(f"   C = {C:.3g}: random {t_random:7.2f} CPU s ({random.n_iter_} epochs, primal "
+              f"{random.primal_objective_:.6g}), grouped {t_grouped:7.2f} CPU s ({grouped.n_iter_} epochs, primal "
+              f"{grouped.primal_objective_:.6g}): speed-up x{t_random / t_grouped:.1f}", flush=True)
+
+
+def compare_svmmap(dataset, proto) -> None:
+    """SVM-MAP's C axis as unpruned point tasks (the reference), pruned point tasks and the warm path task."""
     print(f"-- {dataset}: MLC-SVM-MAP, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
     reference, ref_maps = svmmap_axis(dataset, proto, "no pruning")
     for variant in ("no pruning", "pruned", "warm path"):
@@ -131,7 +171,7 @@ def main() -> None:
     for dataset in args.datasets:
         experiments.meta_features(dataset, 0, proto)  # computed (and cached) outside the timings
         if args.compare:
-            compare(dataset, proto)
+            compare(dataset, proto, args.methods)
             continue
         unit = best_of(2, dataset, "Binary-SVM", middle_params(proto.methods["Binary-SVM"], proto), proto)
         print(f"\n== {dataset}: fold 0 of {proto.n_folds}, one thread; unit = Binary-SVM point = {unit:.3f} CPU s")

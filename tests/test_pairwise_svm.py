@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 from sklearn.svm import LinearSVC
 
-from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, pair_margins
+from labelrank.rankers.pairwise_svm import _grouped_order, fit_pairwise_hinge, pair_margins
 
 
 def random_problem(seed, n_rows=30, d=4, n_pairs=60):
@@ -120,6 +120,30 @@ def test_blocks_equal_the_flattened_single_block_problem(seed):
     np.testing.assert_allclose(res.coef.ravel(), liblinear_weights(Z, 0.7), atol=1e-5)
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("C", [0.05, 1.0])
+def test_grouped_visiting_order_reaches_the_same_optimum(seed, C):
+    """Visiting each group's pairs together is another order of the same coordinate descent: LIBLINEAR's optimum."""
+    F, a, b = random_problem(seed)
+    groups = a % 7  # e.g. the instance a pair comes from
+    res = fit_pairwise_hinge(F, a, b, C=C, tol=1e-9, max_iter=100_000, random_state=seed, groups=groups)
+    assert res.converged and res.duality_gap <= 1e-6 * max(res.primal_objective, 1.0)
+    np.testing.assert_allclose(res.coef[0], liblinear_weights(F[a] - F[b], C), atol=1e-5)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_grouped_order_is_a_permutation_with_each_group_together(seed):
+    rng = np.random.default_rng(seed)
+    groups = rng.integers(0, 9, 200)
+    active = rng.permutation(200)[:150].astype(np.int64)
+    rank = rng.permutation(9)
+    out = _grouped_order(active, groups, rank, 9, seed)
+    assert sorted(out) == sorted(active)
+    keys = rank[groups[out]]
+    assert (np.diff(keys) >= 0).all()  # groups in the order of rank, each group's pairs adjacent
+    assert np.array_equal(out, _grouped_order(active, groups, rank, 9, seed))  # seeded
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_primal_equals_dual_at_convergence(seed):
     F, a, b = random_problem(seed, n_rows=50, d=6, n_pairs=200)
@@ -207,6 +231,8 @@ def test_pair_margins():
         (dict(pos_rows=[0], neg_rows=[1], tol="1e-3"), TypeError, "tol must be a positive number, got '1e-3'"),
         (dict(pos_rows=[0], neg_rows=[1], max_iter=0), ValueError, "max_iter must be >= 1"),
         (dict(pos_rows=[0], neg_rows=[1], alpha_init=[1.0, 2.0]), ValueError, r"alpha_init must have shape \(1,\)"),
+        (dict(pos_rows=[0], neg_rows=[1], groups=[0, 1]), ValueError, r"groups must have one entry per pair \(1\)"),
+        (dict(pos_rows=[0], neg_rows=[1], groups=[-1]), ValueError, r"groups must lie in \[0, .*got -1"),
     ],
 )
 def test_bad_arguments(kwargs, error, match):

@@ -34,7 +34,8 @@ Two uses in this project:
 
 Algorithm (Hsieh et al. 2008, Algorithm 1, with shrinking)
 -------------------------------------------------------------
-Each epoch visits the pairs in a fresh random order drawn from ``numpy.random.default_rng(random_state)``. For pair
+Each epoch visits the pairs in a fresh random order drawn from ``numpy.random.default_rng(random_state)`` (with
+``groups``, a random order of the groups and of the pairs within each, each group's pairs together). For pair
 ``p`` the dual gradient is :math:`G = m_p(W) - 1`; its projected gradient is ``min(G, 0)`` at ``alpha_p = 0``,
 ``max(G, 0)`` at ``alpha_p = C_p`` and ``G`` in between. If it is non-zero the single variable is minimised exactly,
 :math:`\\alpha_p \\leftarrow \\min(\\max(\\alpha_p - G / Q_{pp}, 0), C_p)` with
@@ -172,6 +173,30 @@ def _pair_sq_norms(pos_rows, neg_rows, pos_blocks, neg_blocks, n_features, is_sp
         _row_axpy(scratch, 0, b, -1.0, is_sparse, dense, data, indices, indptr)  # 0 + x - x = 0 exactly
         q[p] = max(norm_a + norm_b - 2.0 * cross, 0.0)
     return q
+
+
+@numba.njit(cache=True, nogil=True)
+def _grouped_order(active, groups, group_rank, n_groups, seed):
+    """``active`` reordered so that each group's pairs are adjacent, the groups in the order ``group_rank`` gives
+    and each group's pairs shuffled (Fisher-Yates, seeded): a counting sort, O(n_active + n_groups)."""
+    np.random.seed(seed)
+    starts = np.zeros(n_groups + 1, dtype=np.int64)
+    for p in active:
+        starts[group_rank[groups[p]] + 1] += 1
+    for k in range(n_groups):
+        starts[k + 1] += starts[k]
+    fill = starts[:-1].copy()
+    out = np.empty_like(active)
+    for p in active:
+        k = group_rank[groups[p]]
+        out[fill[k]] = p
+        fill[k] += 1
+    for k in range(n_groups):
+        a = starts[k]
+        for i in range(starts[k + 1] - 1, a, -1):
+            j = a + np.random.randint(0, i - a + 1)
+            out[i], out[j] = out[j], out[i]
+    return out
 
 
 @numba.njit(cache=True, nogil=True)
@@ -328,6 +353,7 @@ def fit_pairwise_hinge(
     max_iter: int = 1000,
     random_state: int = 0,
     alpha_init: Any = None,
+    groups: Any = None,
 ) -> PairwiseHingeResult:
     """Minimise the pairwise hinge-loss SVM (P) by dual coordinate descent (Hsieh et al. 2008).
 
@@ -359,6 +385,12 @@ def fit_pairwise_hinge(
         Seed of ``numpy.random.default_rng`` that draws the visiting order of each epoch.
     alpha_init : array-like of shape (n_pairs,), optional
         Warm start: dual variables (clipped to ``[0, C_p]``), e.g. ``result.alpha`` for a nearby ``C``.
+    groups : array-like of int, shape (n_pairs,), optional
+        A group per pair (e.g. the instance whose list it comes from). Each epoch then visits the groups in a
+        random order and each group's pairs together, in random order, instead of all pairs in one random order:
+        pairs of one group share rows of ``F``, which then stay in the processor's cache when ``F`` does not fit
+        in it (``benchmarks/bench_protocol.py --compare`` times both orders). Same problem, same stopping rule,
+        another (still random) visiting order.
 
     Returns
     -------
@@ -420,6 +452,11 @@ def fit_pairwise_hinge(
         alpha = np.ascontiguousarray(np.clip(alpha, 0.0, upper))
         _accumulate(W, alpha, *args)
 
+    n_groups = 0
+    if groups is not None:
+        groups = _as_index(groups, "groups", n_pairs, np.iinfo(np.int64).max, "non-negative group ids")
+        groups = np.unique(groups, return_inverse=True)[1].astype(np.int64)  # 0 .. n_groups - 1
+        n_groups = int(groups.max()) + 1 if n_pairs else 0
     rng = np.random.default_rng(random_state)
     n_iter, violation, converged = 0, 0.0, n_pairs == 0
     if n_pairs:
@@ -428,7 +465,12 @@ def fit_pairwise_hinge(
         index = np.arange(n_pairs)
         n_active, bound_max, bound_min = n_pairs, np.inf, -np.inf
         while n_iter < max_iter:
-            index[:n_active] = rng.permutation(index[:n_active])
+            if groups is None:
+                index[:n_active] = rng.permutation(index[:n_active])
+            else:
+                rank = rng.permutation(n_groups)
+                index[:n_active] = _grouped_order(index[:n_active], groups, rank, n_groups,
+                                                  int(rng.integers(2**31)))
             pg_max, pg_min, n_active = _cd_epoch(index, n_active, bound_max, bound_min, alpha, upper, qdiag, W,
                                                  *args)
             n_iter += 1

@@ -118,7 +118,7 @@ METHODS: dict[str, MethodSpec] = {
         MethodSpec("IBLR", "baseline", "IBLRML", (("k", "k"),)),
         MethodSpec("ML-kNN", "baseline", "MLkNN", (("k", "k"),)),
         MethodSpec("MLC-SVM-MAP", "ranker", "svmmap", (("k", "k"), ("C", "C")), version=2, warm_axis="C"),
-        MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C"))),
+        MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=3),
         MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr"))),
         MethodSpec("MLC-LightGBM", "ranker", "lightgbm", (("k", "k"), ("learning_rate", "lgbm_lr"))),
     )
