@@ -3,8 +3,8 @@
 For every data set and method of the full profile the script times, on cross-validation fold 0 of the exact
 protocol (the whole training set; ``--profile-subsample`` for the profile's subsample) and in one thread:
 
-* ``point``: one fit and evaluation (the best of two runs) at the middle of the method's grids (k = 50, C = the grid value nearest 1,
-  learning rate 0.01, LightGBM's 0.1), the unit of work of the protocol's cross-validation;
+* ``point``: one fit and evaluation (the best of two runs) at the middle of the method's grids (k = 50, C = the
+  grid value nearest 1, learning rate 0.01, LightGBM's 0.1), the unit of work of the protocol's cross-validation;
 * ``axis``: the same along the method's last tuned axis (the 20 values of C, the learning rates, or the 10 values
   of k), the other parameters at the middle, the fits that reach their iteration limit counted.
 
@@ -15,15 +15,17 @@ of the slowest point. The meta-level features of a fold come from the experiment
 not timed: they are shared by every method and grid point).
 
 Faster paths are timed beside the reference in the same run (``--compare``), with their ratio and a check that the
-result is the same. Today: MLC-RankSVM-IR's solver visiting the pairs in one random order per epoch or instance by
-instance (what it does when its features exceed 64 MB), at a C where it converges and at the middle C;
-MLC-SVM-MAP's C axis (k = 50) as point tasks solved as
-before (``no pruning``: the working set keeps every constraint), as point tasks now (``pruned``: idle constraints
-dropped; the staged search and the final fits), and as the full search's warm-started path task (each C starts
-from the previous one's working set, :attr:`MethodSpec.warm_axis`).
+result is the same:
+
+* MLC-RankSVM-IR's solver visiting the pairs in one random order per epoch or instance by instance (what it does
+  when its features exceed 64 MB), at a C where it converges and at the middle C;
+* MLC-SVM-MAP's C axis (k = 50) as point tasks solved as before (``no pruning``: the working set keeps every
+  constraint), as point tasks now (``pruned``: idle constraints dropped; the staged search and the final fits),
+  and as the full search's warm-started path task (each C starts from the previous one's working set,
+  :attr:`MethodSpec.warm_axis`).
 
 Usage: python benchmarks/bench_protocol.py [--datasets emotions yeast scene] [--methods ...] [--no-axis]
-                                           [--profile-top 15] [--compare]
+                                           [--profile-top 15] [--compare] [--profile-subsample]
 """
 
 from __future__ import annotations
