@@ -111,7 +111,7 @@ def svmmap_axis(dataset, proto, variant):
 def ranksvm_ir_fit(dataset, proto, C, order):
     """One MLC-RankSVM-IR fit at k = 50 on fold 0 with the pairs visited in one random order per epoch ("random")
     or instance by instance ("grouped"), whatever the size of the data: (CPU seconds, the fitted ranker)."""
-    Y_fit, Zf, _ = _ranker_inputs(dataset, 50, 0, proto)
+    Y_fit, _, Zf, _ = _ranker_inputs(dataset, 50, 0, proto)
     threshold = svm_module._GROUP_PAIRS_ABOVE
     svm_module._GROUP_PAIRS_ABOVE = np.inf if order == "random" else -1
     try:

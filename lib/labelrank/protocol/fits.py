@@ -127,18 +127,18 @@ def fit_ranker(dataset: str, method: str, params: dict[str, Any], fold: int = -1
     if _spec(method, proto).kind != "ranker":
         raise ValueError(f"method must be a meta-level ranker, got {method!r}")
     _check_fold(fold, proto)
-    Y_fit, Zf, Ze = _ranker_inputs(dataset, int(params["k"]), fold, proto)
+    Y_fit, _, Zf, Ze = _ranker_inputs(dataset, int(params["k"]), fold, proto)
     return make_estimator(method, params, "regression", proto).fit_features(Zf, Y_fit), Zf, Ze
 
 
 def _ranker_inputs(dataset: str, k: int, fold: int, proto: Protocol):
-    """(Y_fit, Z_fit, Z_eval) of a fold: the labels and the cached meta-level features sliced at ``k``."""
+    """(Y_fit, Y_eval, Z_fit, Z_eval) of a fold: its labels and its cached meta-level features sliced at ``k``."""
     from labelrank.features import NeighborDistances
 
-    _, Y_fit, _, _ = _split(dataset, proto, fold)
+    _, Y_fit, _, Y_eval = _split(dataset, proto, fold)
     Z_fit, Z_eval, _ = meta_features(dataset, fold, proto)
     Zf, Ze = (NeighborDistances(Z, proto.k_max).features(k) for Z in (Z_fit, Z_eval))
-    return Y_fit, Zf, Ze
+    return Y_fit, Y_eval, Zf, Ze
 
 
 def _fit_outputs(dataset: str, method: str, features: str, params: dict, threshold: str, fold: int,
@@ -216,8 +216,7 @@ def _cv_path_uncached(dataset: str, data_key: tuple, method: str, base_key: tupl
     the previous one (:attr:`MethodSpec.warm_axis`); one dict per value, as :func:`_cv_point_uncached`'s."""
     _start_task(threads)
     base = dict(base_key)
-    Y_fit, Zf, Ze = _ranker_inputs(dataset, int(base["k"]), fold, proto)
-    _, _, _, Y_eval = _split(dataset, proto, fold)
+    Y_fit, Y_eval, Zf, Ze = _ranker_inputs(dataset, int(base["k"]), fold, proto)
     est = make_estimator(method, {**base, axis: values[0]}, "regression", proto, warm_start=True)
     results = []
     for value in values:

@@ -33,6 +33,17 @@ def _listnet_target(Y: np.ndarray, target: str) -> tuple[np.ndarray, np.ndarray]
     return P, usable
 
 
+def _checked_lists(scores: Any, Y: Any, target: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(scores as float64, the target distributions P, which lists have one) after checking the inputs."""
+    target = check_choice(target, "target", ("softmax", "normalized"))
+    S = np.asarray(scores, dtype=np.float64)
+    Y = check_label_matrix(Y, "Y")
+    if S.shape != Y.shape:
+        raise ValueError(f"scores and Y must have the same shape, got {S.shape} and {Y.shape}")
+    P, usable = _listnet_target(Y, target)
+    return S, P, usable
+
+
 def listnet_loss(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.ndarray:
     r"""ListNet's loss of each list: the cross-entropy between the top-one distributions of labels and scores.
 
@@ -62,24 +73,14 @@ def listnet_loss(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.n
     >>> float(listnet_loss([[0.0, 0.0]], [[1, 0]], target="normalized")[0])   # -log(1/2)
     0.6931471805599453
     """
-    target = check_choice(target, "target", ("softmax", "normalized"))
-    S = np.asarray(scores, dtype=np.float64)
-    Y = check_label_matrix(Y, "Y")
-    if S.shape != Y.shape:
-        raise ValueError(f"scores and Y must have the same shape, got {S.shape} and {Y.shape}")
-    P, usable = _listnet_target(Y, target)
+    S, P, usable = _checked_lists(scores, Y, target)
     return np.where(usable, -(P * log_softmax(S, axis=1)).sum(axis=1), 0.0)
 
 
 def listnet_gradient(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.ndarray:
     r"""Gradient of :func:`listnet_loss` with respect to the scores: :math:`\partial L / \partial s_c = P_s(c) -
     P_y(c)` (0 for a list without target), shape (n_lists, m)."""
-    target = check_choice(target, "target", ("softmax", "normalized"))
-    S = np.asarray(scores, dtype=np.float64)
-    Y = check_label_matrix(Y, "Y")
-    if S.shape != Y.shape:
-        raise ValueError(f"scores and Y must have the same shape, got {S.shape} and {Y.shape}")
-    P, usable = _listnet_target(Y, target)
+    S, P, usable = _checked_lists(scores, Y, target)
     return np.where(usable[:, None], softmax(S, axis=1) - P, 0.0)
 
 
