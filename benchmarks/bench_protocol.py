@@ -22,7 +22,10 @@ result is the same:
 * MLC-SVM-MAP's C axis (k = 50) as point tasks solved as before (``no pruning``: the working set keeps every
   constraint), as point tasks now (``pruned``: idle constraints dropped; the staged search and the final fits),
   and as the full search's warm-started path task (each C starts from the previous one's working set,
-  :attr:`MethodSpec.warm_axis`).
+  :attr:`MethodSpec.warm_axis`);
+* MLC-ListNet's and MLC-LambdaRank's learning-rate axis (k = 50) as one point task per rate and as the full
+  search's batch task (every rate trained in one pass over the lists per epoch, :attr:`MethodSpec.batch_axis`),
+  whose numbers must be the point tasks', exactly.
 
 Usage: python benchmarks/bench_protocol.py [--datasets emotions yeast scene] [--methods ...] [--no-axis]
                                            [--profile-top 15] [--compare] [--profile-subsample]
@@ -130,6 +133,35 @@ def compare(dataset, proto, methods) -> None:
         compare_ranksvm_ir(dataset, proto)
     if "MLC-SVM-MAP" in methods:
         compare_svmmap(dataset, proto)
+    for method in ("MLC-ListNet", "MLC-LambdaRank"):
+        if method in methods:
+            compare_learning_rates(dataset, method, proto)
+
+
+def learning_rate_axis(dataset, method, proto, batched):
+    """The learning-rate axis at k = 50 on fold 0 as point tasks or as the batch task: (CPU s, results)."""
+    key, grid = proto.data_key(dataset), tuple(proto.grids["lr"])
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        start = time.process_time()
+        if batched:
+            out = _cv_path_uncached(dataset, key, method, _params_key({"k": 50}), "learning_rate", grid, 0, "bench",
+                                    proto, 1)
+        else:
+            out = [_cv_point_uncached(dataset, key, method, "original", _params_key({"k": 50, "learning_rate": lr}),
+                                      0, "bench", proto, 1) for lr in grid]
+        return time.process_time() - start, out
+
+
+def compare_learning_rates(dataset, method, proto) -> None:
+    """A gradient ranker's learning rates fitted one by one (the reference) and together; the same numbers."""
+    print(f"-- {dataset}: {method}, learning-rate axis x{len(proto.grids['lr'])} at k = 50, fold 0")
+    reference, ref_out = learning_rate_axis(dataset, method, proto, batched=False)
+    seconds, out = learning_rate_axis(dataset, method, proto, batched=True)
+    metrics = [m for m in ref_out[0] if m not in ("n_warnings", "seconds", "cpu_seconds")]
+    same = all(a[m] == b[m] for a, b in zip(out, ref_out) for m in metrics)
+    print(f"   one fit per rate {reference:8.2f} CPU s   together {seconds:8.2f} CPU s   speed-up "
+          f"x{reference / seconds:5.1f}   {'the same numbers' if same else 'DIFFERENT numbers'}", flush=True)
 
 
 def compare_ranksvm_ir(dataset, proto) -> None:

@@ -494,6 +494,43 @@ def test_reuters_document_text():
     assert "&lt;" not in joined and "<SRD>" in joined  # entities decoded (ticker symbols such as &lt;SRD&gt;)
 
 
+def test_reuters_vocabulary_is_the_closest_searched_variant():
+    need("reuters21578")
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    from labelrank.studies.yang2012.vocabulary import vocabulary_variants
+
+    table = vocabulary_variants(18637)
+    assert len(table) == 2 * (4 * 3 * 3 + 4 * 3 * 1) * 3 * 2  # fields x (lower: all, kept: unstemmed) x df x source
+    assert table["minus paper"].abs().is_monotonic_increasing
+    vocab = datasets.vocabulary("reuters21578")
+    assert table.loc[0, "terms"] == len(vocab) == 18597
+    assert datasets.reuters_preparation() == (
+        "field=text_all", "TextAnalyzer(pattern='[a-z][a-z0-9]*', stop_words='english', stemmer='porter')", "ltc")
+    # the search's sparse counting against an independent count, on other variants
+    parts, _ = datasets.modapte_split(datasets.reuters_documents())
+    train, test = list(parts["train"]["text"]), list(parts["test"]["text"])
+
+    def row(**choices):
+        sel = np.ones(len(table), dtype=bool)
+        for k, v in choices.items():
+            sel &= table[k].to_numpy() == v
+        assert sel.sum() == 1, choices
+        return int(table.loc[sel, "terms"].iloc[0])
+
+    base = {"text": "TITLE + BODY", "case": "lower", "term": "[a-z]{2,}", "stop list": "none"}
+    old = CountVectorizer(analyzer=datasets.tokenize)
+    assert row(**base, stemmer="none", **{"min df": 1, "vocabulary of": "training"}) == len(old.fit(train).vocabulary_)
+    assert row(**base, stemmer="none", **{"min df": 3, "vocabulary of": "training + test"}) == len(
+        CountVectorizer(analyzer=datasets.tokenize, min_df=3).fit(train + test).vocabulary_)
+    kept = CountVectorizer(analyzer=lambda t: re.findall(r"[a-z]+", t, re.IGNORECASE), min_df=2)
+    assert row(**{**base, "case": "kept", "term": "[a-z]+"}, stemmer="none",
+               **{"min df": 2, "vocabulary of": "training"}) == len(kept.fit(train).vocabulary_)
+    porter2 = datasets.TextAnalyzer(r"[a-z0-9]+", "english", "porter2")
+    assert row(**{**base, "term": "[a-z0-9]+", "stop list": "english"}, stemmer="porter2",
+               **{"min df": 1, "vocabulary of": "training"}) == len(CountVectorizer(analyzer=porter2).fit(train).vocabulary_)
+
+
 def test_20newsgroups_texts_and_matrix_agree():
     need("20newsgroups")
     texts, y, groups = datasets.load_texts("20newsgroups", "test")
@@ -520,6 +557,56 @@ def test_tokenize_examples():
     assert datasets.tokenize("café 123abc") == ["caf", "abc"]
     with pytest.raises(TypeError, match="text must be a str"):
         datasets.tokenize(None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abcXYZ019 .-'é\n", max_size=40))
+def test_tokenize_is_the_default_analyzer_and_a_regex(txt):
+    expected = re.findall(r"[a-z]{2,}", txt.lower())
+    assert datasets.tokenize(txt) == datasets.TextAnalyzer()(txt) == expected
+
+
+def test_text_analyzer_examples():
+    analyzer = datasets.TextAnalyzer(r"[a-z][a-z0-9]*", "english", "porter")
+    assert analyzer("The G7 ministers were meeting in 1987") == ["g7", "minist", "meet"]
+    # the stop list applies before stemming: "show" and "find" are stop words, "shows" and "finds" are not
+    assert analyzer("show shows find finds") == ["show", "find"]
+    # Porter reduces "s" to the empty string, which is not a term
+    assert datasets.TextAnalyzer(r"[a-z]+", "none", "porter")("U.S. rates") == ["u", "rate"]
+    assert datasets.TextAnalyzer(r"[a-z]+", "none", "porter2")("generously running") == ["generous", "run"]
+    assert datasets.TextAnalyzer(r"[a-z]+")("a Bb") == ["a", "bb"]
+
+
+def test_text_analyzer_smart_stop_list():
+    pytest.importorskip("RAKE")
+    smart = datasets.stop_list("smart")
+    assert len(smart) == 570 and {"a", "the", "having", "z"} <= smart  # 571 entries, "would" listed twice
+    assert len(datasets.stop_list("english")) == 318 and datasets.stop_list("none") == frozenset()
+    assert datasets.TextAnalyzer(r"[a-z]+", "smart")("The z index fell") == ["index", "fell"]
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"pattern": "[a-z"}, "pattern must be a regular expression"),
+        ({"pattern": "[a-z]*"}, "must not match the empty string"),
+        ({"stop_words": "glasgow"}, "stop_words must be one of"),
+        ({"stemmer": "lovins"}, "stemmer must be one of"),
+    ],
+)
+def test_text_analyzer_rejects_bad_settings(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        datasets.TextAnalyzer(**kwargs)
+    with pytest.raises(TypeError, match="text must be a str"):
+        datasets.TextAnalyzer()(b"bytes")
+
+
+def test_count_matrix_with_an_analyzer():
+    analyzer = datasets.TextAnalyzer(r"[a-z]+", "english", "porter")
+    tr, te, vocab = datasets.count_matrix(["The cats sat", "a cat ran"], ["cats running"], analyzer)
+    assert vocab == ["cat", "ran", "sat"]
+    np.testing.assert_array_equal(tr.toarray(), [[1, 0, 1], [1, 1, 0]])
+    np.testing.assert_array_equal(te.toarray(), [[1, 0, 0]])
 
 
 def test_ltc_worked_example():

@@ -501,7 +501,10 @@ def test_workers_exit_soon_after_their_parent_is_killed(tmp_path):
             proc.kill()
 
 
-# ---- warm-started paths along a method's warm_axis (the full search) ---------------------------------------------
+# ---- warm-started paths along a method's warm_axis, batched ones along its batch_axis (the full search) ---------
+
+_METRIC_COLUMNS = list(METRICS)
+
 
 
 def test_a_warm_path_starts_with_the_cold_fit(cache):
@@ -539,6 +542,45 @@ def test_the_full_search_walks_the_warm_axis_and_chooses_as_cold_fits(cache):
     assert len(both) == len(warm.points) == len(p.grids["k"]) * len(p.grids["C"])
     assert np.allclose(both["MAP_warm"], both["MAP_cold"], atol=0.01)
     assert any((cache / "experiments" / "cv_path").rglob("*"))  # the paths are cached tasks of their own
+
+
+@pytest.mark.parametrize("method", ["MLC-ListNet", "MLC-LambdaRank"])
+def test_a_batch_path_equals_one_fit_per_learning_rate(cache, method):
+    """Along the batch axis one fit trains every learning rate: each result is the point task's, number for number."""
+    from labelrank.protocol.fits import _cv_path_uncached, _cv_point_uncached, _params_key
+
+    p = proto()
+    key, values = p.data_key(ex.SYNTHETIC), (1e-3, 3e-2, 1e-1)
+    assert METHODS[method].path_axis == "learning_rate"
+    path = _cv_path_uncached(ex.SYNTHETIC, key, method, _params_key({"k": 10}), "learning_rate", values, 1, "v", p,
+                             1)
+    for value, batched in zip(values, path):
+        point = _cv_point_uncached(ex.SYNTHETIC, key, method, "original",
+                                   _params_key({"k": 10, "learning_rate": value}), 1, "v", p, 1)
+        assert {m: batched[m] for m in _METRIC_COLUMNS} == {m: point[m] for m in _METRIC_COLUMNS}
+    with pytest.raises(ValueError, match="no path along 'C'"):
+        _cv_path_uncached(ex.SYNTHETIC, key, method, _params_key({"k": 10}), "C", (1.0,), 1, "v", p, 1)
+
+
+def test_the_full_search_batches_learning_rates_and_equals_point_tasks(cache):
+    grids = {**proto().grids, "k": (10, 20), "lr": (0.003, 0.03)}
+    p = proto(grids=grids)
+    batched = ex.tune(ex.SYNTHETIC, "MLC-ListNet", proto=p, search="full", progress=False)
+    plain = {**METHODS, "MLC-ListNet": dataclasses.replace(METHODS["MLC-ListNet"], batch_axis=None)}
+    points = ex.tune(ex.SYNTHETIC, "MLC-ListNet", proto=proto(methods=plain, grids=grids), search="full",
+                     progress=False)
+    assert batched.chosen == points.chosen
+    cols = ["k", "learning_rate", *_METRIC_COLUMNS]
+    assert len(batched.points) == len(p.grids["k"]) * len(p.grids["lr"])
+    pd.testing.assert_frame_equal(batched.points[cols].sort_values(cols[:2]).reset_index(drop=True),
+                                  points.points[cols].sort_values(cols[:2]).reset_index(drop=True))
+
+
+def test_a_method_has_one_path_axis_at_most():
+    with pytest.raises(ValueError, match="warm_axis or a batch_axis, not both"):
+        dataclasses.replace(METHODS["MLC-ListNet"], warm_axis="C")
+    with pytest.raises(ValueError, match="batch_axis must be None or 'learning_rate'"):
+        dataclasses.replace(METHODS["MLC-ListNet"], batch_axis="k")
 
 
 def test_warm_start_needs_a_warm_axis():

@@ -129,6 +129,28 @@ def test_fit_is_fit_features_on_the_training_features(est):
     np.testing.assert_array_equal(a.predict(Xt), ref.predict(a.decision_function(Xt)))
 
 
+@pytest.mark.parametrize("ranker", ["listnet", "lambdarank", "lightgbm"])
+def test_fit_features_learning_rates_is_one_fit_features_per_rate(ranker):
+    X, Y = clustered_data(3)
+    Y[:, -1] = 0  # a label without a positive instance: ranked last, as by fit_features
+    Xt, _ = clustered_data(4)
+    mlf = MetaLevelFeatures(k=3).fit(X, Y[:, :-1])
+    Z, Zt = mlf.neighbor_distances().features(), mlf.transform(Xt)
+    extra = {"n_estimators": 5} if ranker == "lightgbm" else None
+    est = MetaLevelRanker(ranker=ranker, k=3, epochs=3, empty_labels="last", ranker_params=extra)
+    rates = (0.003, 0.3)
+    models = est.fit_features_learning_rates(Z, Y, rates)
+    assert [m.learning_rate for m in models] == list(rates) and est.learning_rate is None
+    for rate, model in zip(rates, models):
+        one = clone(est).set_params(learning_rate=rate).fit_features(Z, Y)
+        np.testing.assert_array_equal(model.decision_function_features(Zt), one.decision_function_features(Zt))
+        np.testing.assert_array_equal(model.predict_features(Zt), one.predict_features(Zt))
+    with pytest.raises(TypeError, match="sequence of positive floats"):
+        est.fit_features_learning_rates(Z, Y, 0.1)
+    with pytest.raises(ValueError, match="at least one learning rate"):
+        est.fit_features_learning_rates(Z, Y, [])
+
+
 def test_features_sliced_from_a_larger_k_give_the_same_model():
     X, Y = clustered_data(5)
     Xt, _ = clustered_data(6)

@@ -236,6 +236,32 @@ def test_listnet_loss_decreases_during_training():
     assert -(p * np.log(p)).sum() < curve[-1] < curve[0]
 
 
+@pytest.mark.parametrize("est", [r for r in fast_rankers() if isinstance(r, (ListNet, LambdaRank))], ids=rid)
+@pytest.mark.parametrize("optimizer", ["adam", "sgd"])
+def test_learning_rates_trained_together_equal_one_fit_each(est, optimizer):
+    """fit_learning_rates gives, number for number, what one fit per learning rate gives (same batches, own Adam)."""
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=21, n=70)
+    est = clone(est).set_params(epochs=4, batch_size=8, optimizer=optimizer, random_state=3)
+    rates = [0.003, 0.1, 0.003, 0.03]
+    fitted = est.fit_learning_rates(Z, Y, rates)
+    assert [f.learning_rate for f in fitted] == rates and est.learning_rate == 0.01  # est itself is unchanged
+    for rate, together in zip(rates, fitted):
+        alone = clone(est).set_params(learning_rate=rate).fit(Z, Y)
+        np.testing.assert_array_equal(together.decision_function(Zt), alone.decision_function(Zt))
+        assert together.loss_curve_ == alone.loss_curve_ and together.n_lists_used_ == alone.n_lists_used_
+    assert not np.array_equal(fitted[0].decision_function(Zt), fitted[1].decision_function(Zt))
+
+
+def test_fit_learning_rates_rejects_bad_rates():
+    (Z, Y), _, _ = hidden_linear_problem(seed=22, n=20)
+    with pytest.raises(ValueError, match=r"learning_rates\[1\]"):
+        ListNet(epochs=1).fit_learning_rates(Z, Y, [0.1, -1.0])
+    with pytest.raises(ValueError, match="at least one learning rate"):
+        LambdaRank(epochs=1).fit_learning_rates(Z, Y, [])
+    with pytest.raises(TypeError, match="sequence of positive floats"):
+        ListNet(epochs=1).fit_learning_rates(Z, Y, 0.1)
+
+
 def test_listnet_normalized_target_skips_lists_without_relevant_labels():
     (Z, Y), _, _ = hidden_linear_problem(seed=13, n=40)
     Y[:5] = 0

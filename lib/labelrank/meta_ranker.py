@@ -18,10 +18,11 @@ methods let an experiment compute the neighbours once (``MetaLevelFeatures(k=k_m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -248,7 +249,59 @@ class MetaLevelRanker(BaseEstimator):
         self._fit_features(Z, Y, ranker)
         return self
 
+    def fit_features_learning_rates(self, Z: Any, Y: Any, learning_rates: Sequence[float]) -> list[MetaLevelRanker]:
+        """One fitted copy per learning rate, each as ``clone(self).set_params(learning_rate=lr).fit_features(Z, Y)``
+        gives it, exactly.
+
+        The gradient rankers ("listnet", "lambdarank") train the copies together, one pass over the lists per epoch
+        (:meth:`labelrank.rankers.ListNet.fit_learning_rates`); the other rankers are fitted one after another.
+        Used by the protocol's full grid search along the learning rate.
+
+        Parameters
+        ----------
+        Z : array-like of shape (n, n_kept, 3k + 2)
+            As for :meth:`fit_features`.
+        Y : array-like of shape (n, n_labels)
+        learning_rates : sequence of float
+
+        Returns
+        -------
+        list of MetaLevelRanker
+            Fitted copies, in the order of ``learning_rates``.
+        """
+        if isinstance(learning_rates, (str, bytes)) or not hasattr(learning_rates, "__len__"):
+            raise TypeError(f"learning_rates must be a sequence of positive floats, got {learning_rates!r}")
+        models = [clone(self).set_params(learning_rate=lr) for lr in learning_rates]
+        rankers = [model._make_ranker() for model in models]
+        if not rankers:
+            raise ValueError("learning_rates must hold at least one learning rate, got an empty sequence")
+        Z, Y, kept = self._check_features(Z, Y)
+        if hasattr(rankers[0], "fit_learning_rates") and len({type(r) for r in rankers}) == 1:
+            # ranker_params may override the learning rate: train each copy at the rate its ranker was given
+            fitted = rankers[0].fit_learning_rates(Z, Y[:, kept], [r.learning_rate for r in rankers])
+        else:
+            fitted = [ranker.fit(Z, Y[:, kept]) for ranker in rankers]
+        for model, ranker in zip(models, fitted):
+            model._set_fitted(Z, Y, kept, ranker)
+        return models
+
     def _fit_features(self, Z: Any, Y: Any, ranker) -> None:
+        Z, Y, kept = self._check_features(Z, Y)
+        previous = getattr(self, "ranker_", None)
+        if getattr(ranker, "warm_start", False) and type(previous) is type(ranker):
+            ranker._take_warm_start(previous)  # ranker_params={"warm_start": True}: continue from the last fit
+        self._set_fitted(Z, Y, kept, ranker.fit(Z, Y[:, kept]))
+
+    def _set_fitted(self, Z: np.ndarray, Y: np.ndarray, kept: np.ndarray, ranker) -> None:
+        """Keep the fitted ranker and fit the LLSF threshold on its training scores."""
+        self.kept_labels_ = kept
+        self.n_labels_ = Y.shape[1]
+        self.ranker_ = ranker
+        train_scores = self._all_scores(self.ranker_.decision_function(Z))
+        self.threshold_ = LLSFThreshold().fit(train_scores, Y)
+
+    def _check_features(self, Z: Any, Y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Validated ``Z``, ``Y`` and the mask of the labels kept (those with a positive instance)."""
         Z = check_meta_features(Z, "Z")
         if Y is None:
             raise ValueError("Y must be a label matrix of shape (n_instances, n_labels), got None")
@@ -266,14 +319,7 @@ class MetaLevelRanker(BaseEstimator):
                 f"Z must have one column per label of Y with a positive instance ({int(kept.sum())} of "
                 f"{Y.shape[1]}), got {Z.shape[1]}"
             )
-        self.kept_labels_ = kept
-        self.n_labels_ = Y.shape[1]
-        previous = getattr(self, "ranker_", None)
-        if getattr(ranker, "warm_start", False) and type(previous) is type(ranker):
-            ranker._take_warm_start(previous)  # ranker_params={"warm_start": True}: continue from the last fit
-        self.ranker_ = ranker.fit(Z, Y[:, kept])
-        train_scores = self._all_scores(self.ranker_.decision_function(Z))
-        self.threshold_ = LLSFThreshold().fit(train_scores, Y)
+        return Z, Y, kept
 
     # ---- prediction -------------------------------------------------------------------------------------------
 

@@ -52,8 +52,15 @@ from labelrank.datasets.registry import (
     _check_split,
     _dataset,
 )
-from labelrank.datasets.reuters import _parse_reuters, modapte_split, reuters_documents
-from labelrank.datasets.text import count_matrix, ltc_tfidf, tokenize
+from labelrank.datasets.reuters import (
+    REUTERS_ANALYZER,
+    REUTERS_FIELD,
+    _parse_reuters,
+    modapte_split,
+    reuters_documents,
+    reuters_preparation,
+)
+from labelrank.datasets.text import TextAnalyzer, count_matrix, ltc_tfidf, stop_list, tokenize
 from labelrank.datasets.vowel import _parse_vowel
 
 __all__ = [
@@ -70,6 +77,11 @@ __all__ = [
     "load",
     "load_texts",
     "tokenize",
+    "TextAnalyzer",
+    "stop_list",
+    "REUTERS_FIELD",
+    "REUTERS_ANALYZER",
+    "reuters_preparation",
     "ltc_tfidf",
     "count_matrix",
     "mulan_xml_labels",
@@ -102,8 +114,10 @@ def load(name: str, split: Split) -> tuple[np.ndarray | sp.csr_matrix, np.ndarra
     -------
     X : numpy.ndarray of float64, or scipy.sparse.csr_matrix
         Features, shape (n, n_features). Dense for the MULAN sets and vowel; for ``reuters21578`` and
-        ``20newsgroups`` a CSR matrix of "ltc" TF-IDF weights (:func:`ltc_tfidf`) over the training vocabulary of
-        :func:`tokenize`.
+        ``20newsgroups`` a CSR matrix of "ltc" TF-IDF weights (:func:`ltc_tfidf`) over the training vocabulary:
+        for 20 Newsgroups of :func:`tokenize`; for Reuters-21578 of :data:`REUTERS_ANALYZER` applied to each
+        story's :data:`REUTERS_FIELD` (Porter-stemmed terms of the whole TEXT element, see
+        :func:`reuters_preparation`).
     Y : numpy.ndarray of int64, shape (n, n_labels)
         Relevance 0/1; one-hot for the single-label sets (vowel, 20newsgroups). A signed 64-bit integer, so that
         ``2 * Y - 1`` gives -1/+1 and ``Y.T @ Y`` counts co-occurrences without overflow.
@@ -132,8 +146,10 @@ def load(name: str, split: Split) -> tuple[np.ndarray | sp.csr_matrix, np.ndarra
         return _cached(_parse_mulan, "mulan", name, name, split)
     if name == "vowel":
         return _parse_vowel(fetch(name), split)
-    parser = {"reuters21578": _parse_reuters, "20newsgroups": _parse_20ng}[name]
-    parsed = _cached(parser, name, name)
+    if name == "reuters21578":
+        parsed = _cached(_parse_reuters, name, name, REUTERS_FIELD, REUTERS_ANALYZER)
+    else:
+        parsed = _cached(_parse_20ng, name, name)
     X, Y = parsed[split]
     return X, Y, list(parsed["labels"])
 
@@ -143,8 +159,9 @@ def vocabulary(name: str) -> list[str]:
     if name not in ("reuters21578", "20newsgroups"):
         _dataset(name)
         raise ValueError(f"vocabulary is defined for the text data sets reuters21578 and 20newsgroups, got {name!r}")
-    parser = {"reuters21578": _parse_reuters, "20newsgroups": _parse_20ng}[name]
-    return list(_cached(parser, name, name)["vocabulary"])
+    if name == "reuters21578":
+        return list(_cached(_parse_reuters, name, name, REUTERS_FIELD, REUTERS_ANALYZER)["vocabulary"])
+    return list(_cached(_parse_20ng, name, name)["vocabulary"])
 
 
 

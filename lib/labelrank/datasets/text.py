@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import scipy.sparse as sp
@@ -14,23 +16,129 @@ from labelrank.datasets.registry import _Y_DTYPE
 # Text: tokenization and ltc weighting
 # --------------------------------------------------------------------------------------------------------------
 
-_TOKEN_RE = re.compile(r"[a-z]{2,}")
-
 
 def tokenize(text: str) -> list[str]:
-    """Split a text into the terms used for Reuters-21578 and 20 Newsgroups.
+    """Split a text into the terms used for 20 Newsgroups.
 
     The text is lower-cased and every maximal run of two or more ASCII letters is a term (regular expression
     ``[a-z]{2,}``): digits, punctuation and single letters separate terms and are dropped; no stemming, no stop
-    list. ``"U.S. wheat exports rose 5.2%"`` gives ``['wheat', 'exports', 'rose']``.
+    list (the default :class:`TextAnalyzer`). ``"U.S. wheat exports rose 5.2%"`` gives
+    ``['wheat', 'exports', 'rose']``.
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
-    return _TOKEN_RE.findall(text.lower())
+    return TextAnalyzer()(text)
 
 
-def count_matrix(train_texts: Sequence[str], test_texts: Sequence[str]):
+_STOP_LISTS = ("none", "english", "smart")
+_STEMMERS = ("none", "porter", "porter2")
+
+
+@dataclass(frozen=True)
+class TextAnalyzer:
+    r"""A text-to-terms pipeline: lower case, a term pattern, an optional stop list, an optional stemmer.
+
+    ``analyzer(text)`` lower-cases the text, takes every match of ``pattern``, drops the words of the stop list
+    and stems the rest (dropping a stem that is empty). The stop list applies to words, before stemming (so
+    "having" is removed by a list that holds it, and not reduced to "have" first). The default analyzer is
+    :func:`tokenize`'s.
+
+    Parameters
+    ----------
+    pattern : str
+        Regular expression a term matches in the lower-cased text, e.g. ``"[a-z]{2,}"`` (two or more letters) or
+        ``"[a-z][a-z0-9]*"`` (a letter followed by letters or digits, so "1987" is dropped and "g7" kept).
+    stop_words : {"none", "english", "smart"}
+        No stop list; scikit-learn's English list (318 words, ``ENGLISH_STOP_WORDS``); or the list of the SMART
+        system (Salton 1971) as the ``python-rake`` package ships it (571 entries, 570 words: "would" twice).
+    stemmer : {"none", "porter", "porter2"}
+        No stemming; Porter's 1980 algorithm; or its revision "Porter2" (Snowball's English stemmer); both from
+        the ``snowballstemmer`` package.
+
+    Raises
+    ------
+    ValueError
+        For a pattern that does not compile or matches the empty string, or an unknown stop list or stemmer.
+
+    Examples
+    --------
+    >>> TextAnalyzer()("U.S. wheat exports rose 5.2%")
+    ['wheat', 'exports', 'rose']
+    >>> TextAnalyzer(r"[a-z][a-z0-9]*", "english", "porter")("The G7 ministers were meeting in 1987")
+    ['g7', 'minist', 'meet']
+    """
+
+    pattern: str = r"[a-z]{2,}"
+    stop_words: str = "none"
+    stemmer: str = "none"
+
+    def __post_init__(self):
+        try:
+            compiled = re.compile(self.pattern)
+        except (re.error, TypeError) as exc:
+            raise ValueError(f"pattern must be a regular expression, got {self.pattern!r} ({exc})") from None
+        if compiled.fullmatch(""):
+            raise ValueError(f"pattern must not match the empty string, got {self.pattern!r}")
+        if self.stop_words not in _STOP_LISTS:
+            raise ValueError(f"stop_words must be one of {_STOP_LISTS}, got {self.stop_words!r}")
+        if self.stemmer not in _STEMMERS:
+            raise ValueError(f"stemmer must be one of {_STEMMERS}, got {self.stemmer!r}")
+
+    def __call__(self, text: str) -> list[str]:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, got {type(text).__name__}")
+        words = _compiled(self.pattern).findall(text.lower())
+        stop = stop_list(self.stop_words)
+        if stop:
+            words = [w for w in words if w not in stop]
+        return _stem_words(self.stemmer, words)
+
+
+@lru_cache(maxsize=None)
+def _compiled(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
+@lru_cache(maxsize=None)
+def stop_list(name: str) -> frozenset[str]:
+    """The words of a stop list of :class:`TextAnalyzer`: ``"none"`` (empty), ``"english"`` or ``"smart"``."""
+    if name not in _STOP_LISTS:
+        raise ValueError(f"stop list must be one of {_STOP_LISTS}, got {name!r}")
+    if name == "english":
+        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+        return frozenset(ENGLISH_STOP_WORDS)
+    if name == "smart":
+        try:
+            from RAKE.stoplists.SmartStopList import words
+        except ImportError:
+            raise ImportError("the SMART stop list needs the python-rake package: pip install python-rake") from None
+        return frozenset(words())
+    return frozenset()
+
+
+_STEM_MEMO: dict[str, dict[str, str]] = {}
+
+
+def _stem_words(stemmer: str, words: list[str]) -> list[str]:
+    """Stem ``words``, each distinct word once (a per-stemmer memo; Snowball stemmers are pure Python).
+
+    A word whose stem is empty is dropped: Porter's algorithm reduces the word "s" (of "U.S.") to "".
+    """
+    if stemmer == "none":
+        return words
+    import snowballstemmer
+
+    memo = _STEM_MEMO.setdefault(stemmer, {})
+    new = [w for w in dict.fromkeys(words) if w not in memo]
+    if new:
+        algorithm = snowballstemmer.stemmer({"porter": "porter", "porter2": "english"}[stemmer])
+        memo.update(zip(new, algorithm.stemWords(new)))
+    return [memo[w] for w in words if memo[w]]
+
+
+def count_matrix(train_texts: Sequence[str], test_texts: Sequence[str], analyzer: Callable[[str], list[str]] = None):
     """Term counts of training and test texts over the vocabulary of the training texts.
+
+    ``analyzer`` cuts a text into terms (default :func:`tokenize`; e.g. a :class:`TextAnalyzer`).
 
     Returns
     -------
@@ -41,7 +149,7 @@ def count_matrix(train_texts: Sequence[str], test_texts: Sequence[str]):
     """
     from sklearn.feature_extraction.text import CountVectorizer
 
-    vectorizer = CountVectorizer(tokenizer=tokenize, lowercase=False, token_pattern=None)
+    vectorizer = CountVectorizer(analyzer=tokenize if analyzer is None else analyzer)
     train_counts = vectorizer.fit_transform(train_texts).tocsr()
     test_counts = vectorizer.transform(test_texts).tocsr()
     return train_counts, test_counts, list(vectorizer.get_feature_names_out())

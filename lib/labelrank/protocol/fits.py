@@ -203,20 +203,30 @@ def _cv_point_uncached(dataset: str, data_key: tuple, method: str, features: str
     _start_task(threads)
     t0, c0 = time.perf_counter(), time.process_time()
     Y_eval, scores, pred, n_warn = _fit_outputs(dataset, method, features, dict(params_key), "default", fold, proto)
-    out = evaluate(Y_eval, scores, pred)
-    out["n_warnings"] = n_warn
-    out["seconds"] = time.perf_counter() - t0
-    out["cpu_seconds"] = time.process_time() - c0
-    return out
+    return _evaluation(Y_eval, scores, pred, n_warn, time.perf_counter() - t0, time.process_time() - c0)
 
 
 def _cv_path_uncached(dataset: str, data_key: tuple, method: str, base_key: tuple, axis: str, values: tuple,
                       fold: int, version: str, proto: Protocol, threads: int) -> list[dict[str, float]]:
-    """A ranker's cross-validation results at ``values`` of ``axis`` (in that order), each fit warm-started from
-    the previous one (:attr:`MethodSpec.warm_axis`); one dict per value, as :func:`_cv_point_uncached`'s."""
+    """A ranker's cross-validation results at ``values`` of ``axis`` (in that order); one dict per value, as
+    :func:`_cv_point_uncached`'s. Along the :attr:`MethodSpec.warm_axis` each fit is warm-started from the previous
+    one; along the :attr:`MethodSpec.batch_axis` one fit trains all values, and each value's time is the batch's
+    divided by the number of values."""
     _start_task(threads)
+    spec = _spec(method, proto)
+    if axis not in (spec.warm_axis, spec.batch_axis):
+        raise ValueError(f"{method} has no path along {axis!r} (warm_axis={spec.warm_axis!r}, "
+                         f"batch_axis={spec.batch_axis!r})")
     base = dict(base_key)
     Y_fit, Y_eval, Zf, Ze = _ranker_inputs(dataset, int(base["k"]), fold, proto)
+    if axis == spec.batch_axis:
+        t0, c0 = time.perf_counter(), time.process_time()
+        with _ConvergenceWarnings() as caught:
+            models = make_estimator(method, base, "regression", proto).fit_features_learning_rates(Zf, Y_fit, values)
+            outputs = [(est.decision_function_features(Ze), est.predict_features(Ze)) for est in models]
+        seconds, cpu = (time.perf_counter() - t0) / len(values), (time.process_time() - c0) / len(values)
+        return [_evaluation(Y_eval, scores, pred, caught.count if i == 0 else 0, seconds, cpu)
+                for i, (scores, pred) in enumerate(outputs)]
     est = make_estimator(method, {**base, axis: values[0]}, "regression", proto, warm_start=True)
     results = []
     for value in values:
@@ -224,12 +234,19 @@ def _cv_path_uncached(dataset: str, data_key: tuple, method: str, base_key: tupl
         with _ConvergenceWarnings() as caught:
             est.set_params(**{axis: value}).fit_features(Zf, Y_fit)
             scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
-        out = evaluate(Y_eval, np.asarray(scores, dtype=np.float64), np.asarray(pred, dtype=np.int8))
-        out["n_warnings"] = caught.count
-        out["seconds"] = time.perf_counter() - t0
-        out["cpu_seconds"] = time.process_time() - c0
-        results.append(out)
+        results.append(_evaluation(Y_eval, scores, pred, caught.count, time.perf_counter() - t0,
+                                   time.process_time() - c0))
     return results
+
+
+def _evaluation(Y_eval: np.ndarray, scores: Any, pred: Any, n_warnings: int, seconds: float,
+                cpu_seconds: float) -> dict[str, float]:
+    """The metrics of one fit's evaluation with its warnings and times (a cross-validation task's result)."""
+    out = evaluate(Y_eval, np.asarray(scores, dtype=np.float64), np.asarray(pred, dtype=np.int8))
+    out["n_warnings"] = n_warnings
+    out["seconds"] = seconds
+    out["cpu_seconds"] = cpu_seconds
+    return out
 
 
 def _test_point_uncached(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple,

@@ -89,7 +89,8 @@ class _Evaluator:
 
     def __call__(self, configs: Iterable[dict[str, Any]], paths: bool = False) -> None:
         """Evaluate the configurations not evaluated yet; ``paths``: along the method's
-        :attr:`~labelrank.protocol.settings.MethodSpec.warm_axis` in warm-started tasks (the full search)."""
+        :attr:`~labelrank.protocol.settings.MethodSpec.path_axis`, one task per configuration and fold (the full
+        search)."""
         pending = [c for c in {_params_key(c): c for c in configs}.values() if _params_key(c) not in self.table]
         if not pending:
             return
@@ -100,8 +101,8 @@ class _Evaluator:
         on_meta = self.features == "meta" and spec.kind == "baseline"
         desc = f"{self.dataset} {self.method}{' (meta)' if on_meta else ''}"
         folds = range(self.proto.n_folds)
-        if paths and spec.warm_axis is not None and spec.kind == "ranker":
-            axis = spec.warm_axis
+        if paths and spec.path_axis is not None and spec.kind == "ranker":
+            axis = spec.path_axis
             groups: dict[tuple, list] = {}
             for c in pending:
                 groups.setdefault(_params_key({a: v for a, v in c.items() if a != axis}), []).append(c[axis])

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from labelrank.metrics import METRICS
+from labelrank.datasets import reuters_preparation
 
 _N_JOBS_ENV = "LABELRANK_N_JOBS"
 
@@ -105,11 +106,14 @@ class Protocol:
     def data_key(self, dataset: str) -> tuple:
         """What identifies the data of one data set under this profile (part of every cache key).
 
-        The settings that select and split the data, then the preparation steps applied to it (none, or
-        ``"unit_variance"``).
+        The settings that select and split the data, then the preparation steps applied to it: for
+        Reuters-21578 how its text becomes features (:func:`labelrank.datasets.reuters_preparation`), and
+        ``"unit_variance"`` where the protocol rescales the features; none for the other data sets.
         """
         key = (dataset, self.subsample.get(dataset), self.tune_subsample.get(dataset), self.n_folds, self.seed,
                self.k_max, self.k_meta)
+        if dataset == "reuters21578":
+            key += reuters_preparation()
         return key + (("unit_variance",) if dataset in self.unit_variance else ())
 
     @property
@@ -159,6 +163,10 @@ class MethodSpec:
         axis's values of one configuration and fold in one task, in increasing order, each fit starting from the
         previous one; each result is the same optimum up to the solver's tolerance (the staged search and the final
         fits stay cold).
+    batch_axis : str or None
+        The learning-rate axis of a gradient ranker, whose values one fit trains together
+        (:meth:`labelrank.MetaLevelRanker.fit_features_learning_rates`): the full grid search fits that axis's
+        values of one configuration and fold in one task, with results identical to one fit per value.
     """
 
     name: str
@@ -167,6 +175,18 @@ class MethodSpec:
     axes: tuple[tuple[str, str], ...]
     version: int = 1
     warm_axis: str | None = None
+    batch_axis: str | None = None
+
+    def __post_init__(self):
+        if self.batch_axis not in (None, "learning_rate"):
+            raise ValueError(f"batch_axis must be None or 'learning_rate', got {self.batch_axis!r}")
+        if self.warm_axis is not None and self.batch_axis is not None:
+            raise ValueError(f"{self.name}: a method has a warm_axis or a batch_axis, not both")
+
+    @property
+    def path_axis(self) -> str | None:
+        """The axis the full grid search fits in one task per configuration and fold: the warm or the batch axis."""
+        return self.warm_axis if self.warm_axis is not None else self.batch_axis
 
     @property
     def thresholds(self) -> tuple[str, ...]:

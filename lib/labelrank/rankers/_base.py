@@ -138,6 +138,12 @@ class _Ranker(BaseEstimator):
 
     def fit(self, Z: Any, Y: Any) -> _Ranker:
         """Learn the scoring function from meta-level features ``Z`` (n, m, d) and 0/1 labels ``Y`` (n, m)."""
+        Z, Y = self._prepare(Z, Y)
+        self._fit(Z, Y)
+        return self
+
+    def _prepare(self, Z: Any, Y: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Check the parameters and the input, set ``n_features_in_`` and the standardisation statistics."""
         self._check_params()
         Z, Y = _check_Z_Y(Z, Y)
         self.n_features_in_ = Z.shape[2]
@@ -145,8 +151,7 @@ class _Ranker(BaseEstimator):
             self.mean_, self.scale_ = _moments(Z)
         else:
             self.mean_, self.scale_ = np.zeros(Z.shape[2]), np.ones(Z.shape[2])
-        self._fit(Z, Y)
-        return self
+        return Z, Y
 
     def decision_function(self, Z: Any) -> np.ndarray:
         """Scores :math:`f(\\phi(x_i, c))` of shape (n, m), higher = more relevant; any number of labels m."""

@@ -3,10 +3,13 @@ mini-batch Adam/SGD on the losses of :mod:`labelrank.rankers.losses`."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from scipy.special import log_softmax
+from sklearn.base import clone
 
 from labelrank._validation import (
     check_choice,
@@ -90,42 +93,87 @@ class _GradientRanker(_Ranker):
         _check_seed(self.random_state)
 
     def _fit(self, Z: np.ndarray, Y: np.ndarray) -> None:
-        rng = np.random.default_rng(self.random_state)
-        net = _Network(Z.shape[2], int(self.hidden_units), rng)
-        lists = np.flatnonzero(self._usable(Y))
-        lr, alpha, B = float(self.learning_rate), float(self.alpha), int(self.batch_size)
-        adam = self.optimizer == "adam"
-        m1 = [np.zeros_like(p) for p in net.params]
-        m2 = [np.zeros_like(p) for p in net.params]
-        beta1, beta2, eps, t = 0.9, 0.999, 1e-8, 0
-        curve = []
-        for _ in range(int(self.epochs)):
-            order = lists[rng.permutation(lists.size)]
-            epoch_loss = 0.0
-            for start in range(0, order.size, B):
-                idx = order[start : start + B]
-                Zb = self._standardized(Z[idx].astype(np.float64))
-                S, cache = net.forward(Zb)
-                dS, loss = self._list_gradient(S, Y[idx])
-                epoch_loss += float(loss.sum())
-                grads = net.backward(Zb, cache, dS / idx.size)
-                t += 1
-                for q, (p, g) in enumerate(zip(net.params, grads)):
-                    if net.decay[q] and alpha:
-                        g = g + alpha * p
-                    if adam:
-                        m1[q] = beta1 * m1[q] + (1 - beta1) * g
-                        m2[q] = beta2 * m2[q] + (1 - beta2) * g * g
-                        step = lr * (m1[q] / (1 - beta1**t)) / (np.sqrt(m2[q] / (1 - beta2**t)) + eps)
-                    else:
-                        step = lr * g
-                    p -= step
-            curve.append(epoch_loss / max(order.size, 1))
+        self._set_trained(*self._train(Z, Y, [float(self.learning_rate)])[0])
+
+    def fit_learning_rates(self, Z: Any, Y: Any, learning_rates: Sequence[float]) -> list[Any]:
+        """One fitted copy of this ranker per learning rate, all trained in one pass over the lists per epoch.
+
+        Element ``j`` equals ``clone(self).set_params(learning_rate=learning_rates[j]).fit(Z, Y)`` exactly: the
+        copies see the same lists in the same order (one seed), and each step computes the batch's standardised
+        features once for all of them; each copy keeps its own weights and Adam moments. On a grid of learning
+        rates this saves the gathering and standardising of every batch but one, the larger part of a linear
+        ListNet's step (``benchmarks/bench_protocol.py --compare`` times it).
+
+        Parameters
+        ----------
+        Z : array-like of shape (n, m, d)
+        Y : array-like of shape (n, m)
+        learning_rates : sequence of float
+            Positive learning rates (repeats allowed).
+
+        Returns
+        -------
+        list
+            The fitted rankers, in the order of ``learning_rates``.
+        """
+        if isinstance(learning_rates, (str, bytes)) or not hasattr(learning_rates, "__len__"):
+            raise TypeError(f"learning_rates must be a sequence of positive floats, got {learning_rates!r}")
+        rates = [float(_check_positive(r, f"learning_rates[{j}]")) for j, r in enumerate(learning_rates)]
+        if not rates:
+            raise ValueError("learning_rates must hold at least one learning rate, got an empty sequence")
+        Z, Y = self._prepare(Z, Y)
+        fitted = []
+        for rate, trained in zip(rates, self._train(Z, Y, rates)):
+            est = clone(self).set_params(learning_rate=rate)
+            est.n_features_in_, est.mean_, est.scale_ = self.n_features_in_, self.mean_, self.scale_
+            est._set_trained(*trained)
+            fitted.append(est)
+        return fitted
+
+    def _set_trained(self, net: _Network, curve: list[float], n_lists: int) -> None:
         self.loss_curve_ = curve
-        self.n_lists_used_ = int(lists.size)
+        self.n_lists_used_ = n_lists
         self._net = net
         if net.hidden == 0:
             self.coef_ = net.params[0]
+
+    def _train(self, Z: np.ndarray, Y: np.ndarray, rates: list[float]) -> list[tuple[_Network, list[float], int]]:
+        """Train one network per learning rate on the same sequence of batches: (network, loss curve, lists)."""
+        rng = np.random.default_rng(self.random_state)
+        first = _Network(Z.shape[2], int(self.hidden_units), rng)
+        nets = [first] + [copy.deepcopy(first) for _ in rates[1:]]  # the same initial weights for every rate
+        lists = np.flatnonzero(self._usable(Y))
+        alpha, B = float(self.alpha), int(self.batch_size)
+        adam = self.optimizer == "adam"
+        m1 = [[np.zeros_like(p) for p in net.params] for net in nets]
+        m2 = [[np.zeros_like(p) for p in net.params] for net in nets]
+        beta1, beta2, eps, t = 0.9, 0.999, 1e-8, 0
+        curves: list[list[float]] = [[] for _ in rates]
+        for _ in range(int(self.epochs)):
+            order = lists[rng.permutation(lists.size)]
+            epoch_loss = [0.0] * len(rates)
+            for start in range(0, order.size, B):
+                idx = order[start : start + B]
+                Zb = self._standardized(Z[idx].astype(np.float64))
+                t += 1
+                for j, (net, lr) in enumerate(zip(nets, rates)):
+                    S, cache = net.forward(Zb)
+                    dS, loss = self._list_gradient(S, Y[idx])
+                    epoch_loss[j] += float(loss.sum())
+                    grads = net.backward(Zb, cache, dS / idx.size)
+                    for q, (p, g) in enumerate(zip(net.params, grads)):
+                        if net.decay[q] and alpha:
+                            g = g + alpha * p
+                        if adam:
+                            m1[j][q] = beta1 * m1[j][q] + (1 - beta1) * g
+                            m2[j][q] = beta2 * m2[j][q] + (1 - beta2) * g * g
+                            step = lr * (m1[j][q] / (1 - beta1**t)) / (np.sqrt(m2[j][q] / (1 - beta2**t)) + eps)
+                        else:
+                            step = lr * g
+                        p -= step
+            for j in range(len(rates)):
+                curves[j].append(epoch_loss[j] / max(order.size, 1))
+        return [(net, curve, int(lists.size)) for net, curve in zip(nets, curves)]
 
     def _scores(self, Z: np.ndarray) -> np.ndarray:
         if self._net.hidden == 0:

@@ -36,7 +36,9 @@ The protocol (section 3.4), and where we depart from it
   that only the threshold changes.
 * **Search.** ``search="full"`` evaluates the whole grid (the product of the axes; MLC-SVM-MAP's C values of one
   ``k`` and fold in one task, each fit warm-started from the previous C, :attr:`MethodSpec.warm_axis`, the same
-  optimum up to the solver's tolerance; ``benchmarks/bench_protocol.py --compare`` measures the saving).
+  optimum up to the solver's tolerance; MLC-ListNet's and MLC-LambdaRank's learning rates of one ``k`` and fold
+  trained together, :attr:`MethodSpec.batch_axis`, the same numbers as one fit each;
+  ``benchmarks/bench_protocol.py --compare`` measures both savings).
   ``search="staged"`` (the profiles' choice, for time) tunes one axis at a time in the order of
   :attr:`MethodSpec.axes`: first ``k``
   with the other axes at the middle of their grids, then ``C`` (or the learning rate) at the ``k`` chosen for each
@@ -112,14 +114,16 @@ _PROG = "python -m labelrank.studies.yang2012.experiments"
 METHODS: dict[str, MethodSpec] = {
     spec.name: spec
     for spec in (
-        MethodSpec("MLC-ListNet", "ranker", "listnet", (("k", "k"), ("learning_rate", "lr"))),
+        MethodSpec("MLC-ListNet", "ranker", "listnet", (("k", "k"), ("learning_rate", "lr")),
+                   batch_axis="learning_rate"),
         MethodSpec("Binary-SVM", "baseline", "BinarySVM", (("C", "C"),)),
         MethodSpec("RankSVM", "baseline", "RankSVM", (("C", "C"),)),
         MethodSpec("IBLR", "baseline", "IBLRML", (("k", "k"),)),
         MethodSpec("ML-kNN", "baseline", "MLkNN", (("k", "k"),)),
         MethodSpec("MLC-SVM-MAP", "ranker", "svmmap", (("k", "k"), ("C", "C")), version=2, warm_axis="C"),
         MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=3),
-        MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr"))),
+        MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr")),
+                   batch_axis="learning_rate"),
         MethodSpec("MLC-LightGBM", "ranker", "lightgbm", (("k", "k"), ("learning_rate", "lgbm_lr"))),
     )
 }
