@@ -17,7 +17,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from labelrank.baselines import IBLRML, BinarySVM, MLkNN, RankSVM, rank_svm_pairs
+from labelrank.baselines import IBLRML, BinarySVM, MLkNN, RankSVM, rank_svm_pairs, ridge_logistic_newton
 from labelrank.threshold import LLSFThreshold
 from sklearn_checks import EXPECTED_FAILED_CHECKS, assert_bad_input_gives_clear_errors
 
@@ -134,6 +134,8 @@ def test_bad_input_gives_clear_errors(est):
         (MLkNN(k=60), r"k must be smaller than the number of training instances \(60\).*got k=60", ValueError),
         (IBLRML(k=60), r"k must be smaller than the number of training instances \(60\)", ValueError),
         (IBLRML(ridge=-1e-8), "ridge must be positive and finite", ValueError),
+        (MLkNN(distance="manhattan"), "distance must be one of .*got 'manhattan'", ValueError),
+        (IBLRML(distance=None), "distance must be one of", ValueError),
     ],
     ids=lambda v: v if isinstance(v, str) else None,
 )
@@ -214,6 +216,32 @@ def test_mlknn_training_instances_are_not_their_own_neighbours():
     np.testing.assert_allclose(dup.cond_pos_[:, 1], (1 + 6) / (2 + 6))
 
 
+@pytest.mark.parametrize("cls", [MLkNN, IBLRML])
+@pytest.mark.parametrize("seed", range(5))
+def test_weka_distance_is_euclidean_on_min_max_scaled_features(cls, seed):
+    """distance="weka" equals the plain distance on features mapped to (x - min) / (max - min) by the training
+    range (a constant feature mapped to 0), is invariant to any positive rescaling and shift of a feature, and
+    takes sparse input as dense."""
+    rng = np.random.default_rng(seed)
+    X, Y = make_data(seed)
+    X_test = rng.normal(size=(15, X.shape[1])) * 3.0  # test values outside the training range are not clipped
+    X[:, 1] = 2.5  # constant in training
+    low, width = X.min(axis=0), X.max(axis=0) - X.min(axis=0)
+    factor = np.where(width > 0, 1.0 / np.where(width > 0, width, 1.0), 0.0)
+    ref = cls(k=4).fit((X - low) * factor, Y).decision_function((X_test - low) * factor)
+    weka = cls(k=4, distance="weka").fit(X, Y)
+    np.testing.assert_allclose(weka.decision_function(X_test), ref, atol=1e-9)
+    scale, shift = rng.uniform(0.1, 50.0, X.shape[1]), rng.normal(size=X.shape[1]) * 100
+    moved = cls(k=4, distance="weka").fit(X * scale + shift, Y).decision_function(X_test * scale + shift)
+    np.testing.assert_allclose(moved, ref, atol=1e-6)
+    Xp = np.abs(X) * (rng.random(X.shape) < 0.5)  # non-negative and sparse: the scaling keeps sparsity
+    Xp_test = np.abs(X_test) * (rng.random(X_test.shape) < 0.5)
+    Xp[:, 0], Xp_test[:, 0] = np.abs(X[:, 0]), np.abs(X_test[:, 0])  # no all-zero rows: no tied distances
+    dense = cls(k=4, distance="weka").fit(Xp, Y).decision_function(Xp_test)
+    sparse = cls(k=4, distance="weka").fit(sp.csr_matrix(Xp), Y).decision_function(sp.csr_matrix(Xp_test))
+    np.testing.assert_allclose(sparse, dense, atol=1e-9)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_mlknn_matches_a_naive_implementation(seed):
     X, Y = make_data(seed, n=40, m=3)
@@ -242,6 +270,45 @@ def test_mlknn_matches_a_naive_implementation(seed):
 # ---------------------------------------------------------------------------------------------------------------
 # IBLR-ML
 # ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_ridge_logistic_newton_matches_scikit_learn(seed):
+    """Damped Newton and scikit-learn's L-BFGS on the same penalised likelihood (C = 1 / (2 ridge)), where both
+    converge (a ridge that keeps the problem well conditioned)."""
+    rng = np.random.default_rng(seed)
+    Z = rng.normal(size=(60, 4))
+    y = (Z @ rng.normal(size=4) + rng.normal(size=60) > 0).astype(int)
+    ridge = 10 ** rng.uniform(-3, 1)
+    beta, converged = ridge_logistic_newton(Z, y, ridge)
+    lr = LogisticRegression(C=1 / (2 * ridge), solver="lbfgs", tol=1e-12, max_iter=10_000).fit(Z, y)
+    assert converged
+    np.testing.assert_allclose(beta, np.r_[lr.intercept_, lr.coef_[0]], atol=1e-5)
+    p = 1 / (1 + np.exp(-(beta[0] + Z @ beta[1:])))
+    grad = np.r_[np.sum(p - y), Z.T @ (p - y) + 2 * ridge * beta[1:]]
+    assert np.abs(grad).max() < 1e-6  # the optimum's gradient is zero
+
+
+def test_ridge_logistic_newton_reaches_the_far_optimum_of_a_separable_label():
+    """Separable data: no finite maximum likelihood; the ridge alone holds the optimum, far out, and Newton's
+    method gets there (the gradient vanishes) where the coefficient grows as the ridge shrinks."""
+    Z = np.r_[np.linspace(-2, -0.5, 10), np.linspace(0.5, 2, 10)][:, None]
+    y = (Z[:, 0] > 0).astype(int)
+    sizes = []
+    for ridge in (1e-4, 1e-8):
+        beta, converged = ridge_logistic_newton(Z, y, ridge)
+        p = 1 / (1 + np.exp(-(beta[0] + Z[:, 0] * beta[1])))
+        assert converged and abs(np.sum(Z[:, 0] * (p - y)) + 2 * ridge * beta[1]) < 1e-6
+        sizes.append(beta[1])
+    assert 5 < sizes[0] < sizes[1] < 1e3
+    _, converged = ridge_logistic_newton(Z, y, 1e-8, max_iter=2)
+    assert not converged
+
+
+def test_iblrml_warns_when_a_regression_stops_early():
+    X, Y = make_data(4)
+    with pytest.warns(ConvergenceWarning, match="did not converge in max_iter=1 Newton steps"):
+        IBLRML(k=3, max_iter=1).fit(X, Y)
 
 
 @pytest.mark.parametrize("seed", range(3))

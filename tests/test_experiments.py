@@ -576,6 +576,17 @@ def test_the_full_search_batches_learning_rates_and_equals_point_tasks(cache):
                                   points.points[cols].sort_values(cols[:2]).reset_index(drop=True))
 
 
+def test_fixed_settings_reach_the_estimator_and_the_cache_key():
+    from labelrank.protocol.keys import code_version
+
+    plain = METHODS["ML-kNN"]
+    weka = dataclasses.replace(plain, fixed=(("distance", "weka"),))
+    p = proto(methods={**METHODS, "ML-kNN": weka})
+    assert ex.make_estimator("ML-kNN", {"k": 5}, "default", p).get_params()["distance"] == "weka"
+    assert ex.make_estimator("ML-kNN", {"k": 5}, "default", proto()).get_params()["distance"] == "euclidean"
+    assert code_version(weka) != code_version(plain) and code_version(weka).startswith(code_version(plain))
+
+
 def test_a_method_has_one_path_axis_at_most():
     with pytest.raises(ValueError, match="warm_axis or a batch_axis, not both"):
         dataclasses.replace(METHODS["MLC-ListNet"], warm_axis="C")

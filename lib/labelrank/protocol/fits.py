@@ -69,7 +69,7 @@ def make_estimator(method: str, params: dict[str, Any], threshold: ThresholdRule
 
         if warm_start and spec.warm_axis is None:
             raise ValueError(f"{method} has no warm_axis: it cannot be warm-started")
-        return MetaLevelRanker(ranker=spec.estimator, empty_labels="last", **params,
+        return MetaLevelRanker(ranker=spec.estimator, empty_labels="last", **dict(spec.fixed), **params,
                                ranker_params={"warm_start": True} if warm_start else None)
     if callable(spec.estimator):
         factory = spec.estimator
@@ -77,7 +77,7 @@ def make_estimator(method: str, params: dict[str, Any], threshold: ThresholdRule
         from labelrank import baselines
 
         factory = getattr(baselines, spec.estimator)
-    return factory(threshold="default" if threshold == "default" else "llsf", **params)
+    return factory(threshold="default" if threshold == "default" else "llsf", **dict(spec.fixed), **params)
 
 
 class _ConvergenceWarnings:

@@ -41,8 +41,9 @@ def code_version(spec: MethodSpec | None = None) -> str:
     """The explicit versions that, besides a task's inputs, decide its cached result.
 
     ``engine<ENGINE_VERSION>-data<parser version>-lib<hash of numpy, scipy, scikit-learn, numba and LightGBM
-    versions>``, followed by ``-<method>v<MethodSpec.version>`` for a method's results. No file name or source
-    text enters it: a behaviour-preserving move or refactor keeps the cache.
+    versions>``, followed by ``-<method>v<MethodSpec.version>`` and the method's fixed settings
+    (:attr:`MethodSpec.fixed`, e.g. ``-distance='weka'``) for a method's results. No file name or source text
+    enters it: a behaviour-preserving move or refactor keeps the cache.
 
     Examples
     --------
@@ -50,9 +51,15 @@ def code_version(spec: MethodSpec | None = None) -> str:
     True
     >>> code_version(MethodSpec("MLC-ListNet", "ranker", "listnet", ())).endswith("-MLC-ListNetv1")
     True
+    >>> code_version(MethodSpec("ML-kNN", "baseline", "MLkNN", (), fixed=(("distance", "weka"),))).endswith(
+    ...     "-ML-kNNv1-distance='weka'")
+    True
     """
     base = f"engine{ENGINE_VERSION}-data{_PARSE_VERSION}-lib{_library_versions()}"
-    return base if spec is None else f"{base}-{spec.name}v{spec.version}"
+    if spec is None:
+        return base
+    fixed = "".join(f"-{name}={value!r}" for name, value in spec.fixed)
+    return f"{base}-{spec.name}v{spec.version}{fixed}"
 
 
 def _cached(func: Callable[..., Any], name: str, ignore: Sequence[str] = ("proto", "threads"),

@@ -163,6 +163,9 @@ class MethodSpec:
         axis's values of one configuration and fold in one task, in increasing order, each fit starting from the
         previous one; each result is the same optimum up to the solver's tolerance (the staged search and the final
         fits stay cold).
+    fixed : tuple of (parameter, value) pairs
+        Settings given to every estimator of the method and never tuned, e.g. ``(("distance", "weka"),)``; part of
+        what the method's ``version`` stands for.
     batch_axis : str or None
         The learning-rate axis of a gradient ranker, whose values one fit trains together
         (:meth:`labelrank.MetaLevelRanker.fit_features_learning_rates`): the full grid search fits that axis's
@@ -176,6 +179,7 @@ class MethodSpec:
     version: int = 1
     warm_axis: str | None = None
     batch_axis: str | None = None
+    fixed: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self):
         if self.batch_axis not in (None, "learning_rate"):
