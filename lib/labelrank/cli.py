@@ -379,10 +379,13 @@ def _number_option(text: str, name: str) -> int | float:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from labelrank import __version__
+
     parser = argparse.ArgumentParser(
         prog="labelrank",
         description="Label-relation-aware evaluation and multi-label learning to rank (labelrank-book).",
     )
+    parser.add_argument("--version", action="version", version=f"labelrank {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     data = sub.add_parser("data", help="obtain and verify the benchmark data sets")
