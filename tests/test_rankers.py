@@ -245,6 +245,7 @@ def test_learning_rates_trained_together_equal_one_fit_each(est, optimizer):
     rates = [0.003, 0.1, 0.003, 0.03]
     fitted = est.fit_learning_rates(Z, Y, rates)
     assert [f.learning_rate for f in fitted] == rates and est.learning_rate == 0.01  # est itself is unchanged
+    assert not hasattr(est, "n_features_in_")  # and unfitted
     for rate, together in zip(rates, fitted):
         alone = clone(est).set_params(learning_rate=rate).fit(Z, Y)
         np.testing.assert_array_equal(together.decision_function(Zt), alone.decision_function(Zt))

@@ -135,7 +135,8 @@ def _stem_words(stemmer: str, words: list[str]) -> list[str]:
     return [memo[w] for w in words if memo[w]]
 
 
-def count_matrix(train_texts: Sequence[str], test_texts: Sequence[str], analyzer: Callable[[str], list[str]] = None):
+def count_matrix(train_texts: Sequence[str], test_texts: Sequence[str],
+                 analyzer: Callable[[str], list[str]] | None = None):
     """Term counts of training and test texts over the vocabulary of the training texts.
 
     ``analyzer`` cuts a text into terms (default :func:`tokenize`; e.g. a :class:`TextAnalyzer`).

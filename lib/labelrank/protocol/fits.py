@@ -210,8 +210,8 @@ def _cv_path_uncached(dataset: str, data_key: tuple, method: str, base_key: tupl
                       fold: int, version: str, proto: Protocol, threads: int) -> list[dict[str, float]]:
     """A ranker's cross-validation results at ``values`` of ``axis`` (in that order); one dict per value, as
     :func:`_cv_point_uncached`'s. Along the :attr:`MethodSpec.warm_axis` each fit is warm-started from the previous
-    one; along the :attr:`MethodSpec.batch_axis` one fit trains all values, and each value's time is the batch's
-    divided by the number of values."""
+    one; along the :attr:`MethodSpec.batch_axis` one fit trains all values, each value's time is the batch's
+    divided by the number of values, and the batch's convergence warnings are counted with the first value."""
     _start_task(threads)
     spec = _spec(method, proto)
     if axis not in (spec.warm_axis, spec.batch_axis):

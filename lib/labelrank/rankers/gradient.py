@@ -121,11 +121,12 @@ class _GradientRanker(_Ranker):
         rates = [float(_check_positive(r, f"learning_rates[{j}]")) for j, r in enumerate(learning_rates)]
         if not rates:
             raise ValueError("learning_rates must hold at least one learning rate, got an empty sequence")
-        Z, Y = self._prepare(Z, Y)
+        template = clone(self)  # this ranker itself stays unfitted
+        Z, Y = template._prepare(Z, Y)
         fitted = []
-        for rate, trained in zip(rates, self._train(Z, Y, rates)):
+        for rate, trained in zip(rates, template._train(Z, Y, rates)):
             est = clone(self).set_params(learning_rate=rate)
-            est.n_features_in_, est.mean_, est.scale_ = self.n_features_in_, self.mean_, self.scale_
+            est.n_features_in_, est.mean_, est.scale_ = template.n_features_in_, template.mean_, template.scale_
             est._set_trained(*trained)
             fitted.append(est)
         return fitted

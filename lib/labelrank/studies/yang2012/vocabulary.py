@@ -89,7 +89,7 @@ def vocabulary_variants(paper_terms: int | None = None) -> pd.DataFrame:
     only or of training and test documents is counted.
 
     Counted over the 7,770 training (and 3,019 test) documents of :func:`labelrank.datasets.modapte_split`;
-    cached with the parsed data sets (it takes about a minute).
+    cached with the parsed data sets (about 20 CPU seconds to compute).
 
     Parameters
     ----------
@@ -100,7 +100,7 @@ def vocabulary_variants(paper_terms: int | None = None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per variant: the eight choices and ``terms``.
+        One row per variant: the seven choices and ``terms``.
     """
     table = _cached(_variants_uncached, "reuters21578-vocabulary", "reuters21578").copy()
     if paper_terms is not None:
