@@ -505,6 +505,8 @@ def test_reuters_vocabulary_is_the_closest_searched_variant():
     assert table["minus paper"].abs().is_monotonic_increasing
     vocab = datasets.vocabulary("reuters21578")
     assert table.loc[0, "terms"] == len(vocab) == 18597
+    assert datasets.preparation("emotions") == () and datasets.preparation("reuters21578") == (
+        datasets.reuters_preparation())
     assert datasets.reuters_preparation() == (
         "field=text_all", "TextAnalyzer(pattern='[a-z][a-z0-9]*', stop_words='english', stemmer='porter')", "ltc")
     # the search's sparse counting against an independent count, on other variants

@@ -82,6 +82,7 @@ __all__ = [
     "REUTERS_FIELD",
     "REUTERS_ANALYZER",
     "reuters_preparation",
+    "preparation",
     "ltc_tfidf",
     "count_matrix",
     "mulan_xml_labels",
@@ -152,6 +153,13 @@ def load(name: str, split: Split) -> tuple[np.ndarray | sp.csr_matrix, np.ndarra
         parsed = _cached(_parse_20ng, name, name)
     X, Y = parsed[split]
     return X, Y, list(parsed["labels"])
+
+
+def preparation(name: str) -> tuple[str, ...]:
+    """How :func:`load` turns a data set's files into features beyond parsing them, as strings for cache keys:
+    :func:`reuters_preparation` for Reuters-21578, nothing for the others (their features are the files')."""
+    _dataset(name)
+    return reuters_preparation() if name == "reuters21578" else ()
 
 
 def vocabulary(name: str) -> list[str]:

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from labelrank.metrics import METRICS
-from labelrank.datasets import reuters_preparation
+from labelrank.datasets import REGISTRY as datasets_registry
+from labelrank.datasets import preparation
 
 _N_JOBS_ENV = "LABELRANK_N_JOBS"
 
@@ -106,14 +107,14 @@ class Protocol:
     def data_key(self, dataset: str) -> tuple:
         """What identifies the data of one data set under this profile (part of every cache key).
 
-        The settings that select and split the data, then the preparation steps applied to it: for
-        Reuters-21578 how its text becomes features (:func:`labelrank.datasets.reuters_preparation`), and
-        ``"unit_variance"`` where the protocol rescales the features; none for the other data sets.
+        The settings that select and split the data, then the preparation steps applied to it: how the loader
+        makes features (:func:`labelrank.datasets.preparation`; Reuters-21578's text analysis), and
+        ``"unit_variance"`` where the protocol rescales the features.
         """
         key = (dataset, self.subsample.get(dataset), self.tune_subsample.get(dataset), self.n_folds, self.seed,
                self.k_max, self.k_meta)
-        if dataset == "reuters21578":
-            key += reuters_preparation()
+        if dataset in datasets_registry:
+            key += preparation(dataset)
         return key + (("unit_variance",) if dataset in self.unit_variance else ())
 
     @property
@@ -165,7 +166,7 @@ class MethodSpec:
         fits stay cold).
     fixed : tuple of (parameter, value) pairs
         Settings given to every estimator of the method and never tuned, e.g. ``(("distance", "weka"),)``; part of
-        what the method's ``version`` stands for.
+        the method's cache keys (:func:`~labelrank.protocol.keys.code_version`).
     batch_axis : str or None
         The learning-rate axis of a gradient ranker, whose values one fit trains together
         (:meth:`labelrank.MetaLevelRanker.fit_features_learning_rates`): the full grid search fits that axis's
