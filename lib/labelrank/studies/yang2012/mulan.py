@@ -91,11 +91,12 @@ def comparison(distance: str = "weka") -> pd.DataFrame:
         MULAN's measures and :mod:`labelrank.metrics` applied to MULAN's own confidences and decisions).
     """
     printed = mulan_measures()
+    splits = {d: (datasets.load(d, "train")[:2], datasets.load(d, "test")[:2])  # each data set read once
+              for d in dict.fromkeys(case[0] for case in CASES)}
     rows = []
     for dataset, method, k in CASES:
         conf, dec, truth = mulan_outputs(dataset, method, k)
-        X, Y, _ = datasets.load(dataset, "train")
-        X_test, Y_test, _ = datasets.load(dataset, "test")
+        (X, Y), (X_test, Y_test) = splits[dataset]
         if not np.array_equal(truth, Y_test):
             raise ValueError(f"MULAN's truth for {dataset} is not the test split's labels")
         est = ESTIMATORS[method](k=k, distance=distance).fit(X, Y)
