@@ -6,6 +6,7 @@ loopback port, opens every page of ``_toc.yml`` once in headless Chromium and ch
 - the build: ``-W`` (warnings are errors) passes, and its log has no warning, glue, exception or traceback line;
 - what a reader sees: math typeset by the locally served MathJax (no CDN), every image loaded, a figure on every
   chapter that plots, no traceback, error, warning or exception in a cell output, and no request leaving the machine;
+- code that fits the page: no code block, cell output or printed source scrolls sideways at the default width;
 - figures: every plot a notebook cell produces sits in a ``<figure>`` with a non-empty ``<figcaption>``;
 - cross-references: every internal link ({doc}, {ref}, {numref}, {eq}, {term}, {cite}, the sidebar, ...) points to an
   existing page and, when it has a fragment, to an existing element id on that page; no reference is left unresolved
@@ -81,6 +82,9 @@ PAGE_FACTS = r"""() => {
     unresolved: Array.from(article.querySelectorAll('.xref')).filter(e => !e.closest('a'))
       .map(e => `${e.className}: ${e.textContent.trim()}`),
     unnumbered: prose.textContent.includes('???'),
+    wideCode: Array.from(article.querySelectorAll('pre'))
+      .filter(p => p.scrollWidth > p.clientWidth + 1)
+      .map(p => `${p.scrollWidth}px > ${p.clientWidth}px: ${p.textContent.trim().split('\n')[0].slice(0, 70)}`),
   };
 }"""
 
@@ -239,6 +243,13 @@ def test_every_page_renders(rendered):
             problems.append(f"{name}: failed requests: {sorted(set(page['failed']))[:5]}")
     assert not problems, "\n".join(problems)
     assert len(list(SHOTS.glob("*.png"))) >= len(rendered)
+
+
+def test_code_fits_the_column(rendered):
+    """No code block, cell output or printed library source needs horizontal scrolling at the default width
+    (``book/_static/wrap-code.css`` wraps long lines inside the column)."""
+    wide = [f"{name}: {block}" for name, page in rendered.items() for block in page["wideCode"]]
+    assert not wide, "code blocks wider than their column:\n" + "\n".join(wide[:40])
 
 
 def test_plots_have_captions(rendered):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from importlib.metadata import version
 from pathlib import Path
 
@@ -39,3 +40,19 @@ def test_citation_file_names_this_version_and_the_three_source_works():
 def test_changelog_has_a_section_for_this_version():
     text = (ROOT / "CHANGELOG.md").read_text()
     assert re.search(rf"^## \[{re.escape(labelrank.__version__)}\]", text, re.M)
+
+
+def test_a_missing_extra_is_named(monkeypatch):
+    """Code that needs an optional package says which extra of labelrank installs it (here LightGBM's ranker)."""
+    import numpy as np
+
+    from labelrank._optional import require
+    from labelrank.rankers import LightGBMLambdaRank
+
+    monkeypatch.setitem(sys.modules, "lightgbm", None)  # an import of lightgbm now fails
+    with pytest.raises(ImportError, match=r"LightGBMLambdaRank needs lightgbm.*pip install 'labelrank\[rank\]'"):
+        LightGBMLambdaRank().fit(np.zeros((4, 3, 2)), np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 0]]))
+    with pytest.raises(ImportError, match=r"pip install 'labelrank\[protocol\]'"):
+        require("lightgbm", "the engine", extra="protocol")
+    with pytest.raises(KeyError):
+        require("json", "nothing")  # not an optional dependency of labelrank

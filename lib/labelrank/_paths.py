@@ -37,7 +37,9 @@ def cache_dir() -> Path:
     root = project_root()
     if root is not None:
         return root / "data" / "raw"
-    import pooch
+    from labelrank._optional import require
+
+    pooch = require("pooch", "the download cache outside a checkout")
 
     return Path(pooch.os_cache("labelrank"))
 

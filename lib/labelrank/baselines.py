@@ -62,10 +62,19 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from labelrank._validation import (check_choice, check_fit_input, check_magnitude,
                                     check_positive_int, check_real, multilabel_tags)
-from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, rank_svm_pairs
 from labelrank.threshold import LLSFThreshold
 
-__all__ = ["BinarySVM", "RankSVM", "MLkNN", "IBLRML", "rank_svm_pairs", "ridge_logistic_newton"]
+__all__ = ["BinarySVM", "RankSVM", "MLkNN", "IBLRML", "rank_svm_pairs", "ridge_logistic_newton"]  # noqa: F822 (rank_svm_pairs: module __getattr__)
+
+
+def __getattr__(name: str):
+    # rank_svm_pairs lives with the pairwise solver, whose compiled kernels need the `rank` extra: re-exported
+    # lazily, so that the other baselines import without it
+    if name == "rank_svm_pairs":
+        from labelrank.rankers.pairwise_svm import rank_svm_pairs
+
+        return rank_svm_pairs
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 ThresholdRule = Literal["default", "llsf"]
 KNNDistance = Literal["euclidean", "weka"]
@@ -284,6 +293,8 @@ class RankSVM(_MultiLabelBaseline):
 
     def _fit(self, X, Y):
         n, m = Y.shape
+        from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, rank_svm_pairs  # the `rank` extra
+
         inst, rel, irr = rank_svm_pairs(Y)
         n_rel = Y.sum(axis=1)
         bounds = self.C / (n_rel[inst] * (m - n_rel[inst]))

@@ -60,11 +60,13 @@ from typing import Any, Literal
 
 import numpy as np
 import scipy.sparse as sp
-from numba import njit
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import NotFittedError
 
+from labelrank._optional import require
 from labelrank._validation import _describe, check_label_matrix, check_magnitude, check_positive_int
+
+njit = require("numba", "labelrank.features (the meta-level features' compiled kernels)").njit
 
 __all__ = ["BLOCKS", "MetaLevelFeatures", "NeighborDistances", "feature_names"]
 
@@ -626,7 +628,7 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
         return self
 
     def _build_indexes(self, X: np.ndarray | sp.csr_matrix) -> dict[str, Any]:
-        from pynndescent import NNDescent
+        NNDescent = require("pynndescent", "MetaLevelFeatures(neighbors='approximate')").NNDescent
 
         n_jobs = -1 if self.n_jobs is None else self.n_jobs
         indexes = {}

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from labelrank._cache import ResultCache
+from labelrank._optional import require
 from labelrank._paths import cache_dir, replaced_atomically, unwritable_reason
 from labelrank.datasets.registry import (
     _MIRROR_HINT,
@@ -74,8 +75,8 @@ def _download(url: str, dest: Path, accepted: Sequence[str]) -> None:
     The temporary file ``<dest.name>.<random>.part`` is unique to this call and is deleted on every path out (success,
     download error, checksum error, interrupt).
     """
-    import pooch
-    import requests
+    pooch = require("pooch", "downloading a data set")
+    requests = require("requests", "downloading a data set")
 
     with replaced_atomically(dest) as tmp:  # dest appears only if the block ends without an exception
         downloader = pooch.HTTPDownloader(progressbar=False, timeout=60)

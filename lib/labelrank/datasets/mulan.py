@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from labelrank._optional import require
 from labelrank.datasets.download import fetch
 from labelrank.datasets.registry import _MULAN_NAMES, _Y_DTYPE, _dataset
 
@@ -36,7 +37,7 @@ def mulan_xml_labels(name: str) -> list[str]:
 
 def _parse_mulan(folder: Path, name: str, split: str, *, hashes=(), version=0):
     """Parse ``<name>-<split>.arff`` with liac-arff; labels are the attributes the ``.xml`` names."""
-    import arff
+    arff = require("arff", "reading MULAN's ARFF files")
 
     xml_labels = _mulan_label_names(folder / f"{name}.xml")
     with open(folder / f"{name}-{split}.arff", encoding="utf-8") as fh:

@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 
+from labelrank._optional import require
 from labelrank.datasets.registry import _Y_DTYPE
 
 # --------------------------------------------------------------------------------------------------------------
@@ -125,7 +126,7 @@ def _stem_words(stemmer: str, words: list[str]) -> list[str]:
     """
     if stemmer == "none":
         return words
-    import snowballstemmer
+    snowballstemmer = require("snowballstemmer", f"stemming ({stemmer!r})")
 
     memo = _STEM_MEMO.setdefault(stemmer, {})
     new = [w for w in dict.fromkeys(words) if w not in memo]

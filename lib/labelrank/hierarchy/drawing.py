@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+from labelrank._optional import require
 from labelrank._validation import _describe
 
 
@@ -74,7 +75,7 @@ def draw(
     highlight_color: str = "#f6c667",
 ) -> Any:
     """:meth:`labelrank.hierarchy.LabelTree.draw` (documented there)."""
-    import matplotlib.pyplot as plt
+    plt = require("matplotlib.pyplot", "LabelTree.draw")
 
     folded = _folded(tree, fold)
     high = set(highlight)

@@ -22,15 +22,22 @@ with a Dask cluster runs the protocol there with::
         table = experiments.results(experiments.protocol("full"))
 
 (set ``LABELRANK_N_JOBS=-1`` to let Dask decide how many tasks run at once, and ``LABELRANK_CACHE`` to a folder
-that every worker can read and write). Each task's result is cached (:class:`labelrank._cache.ResultCache`) under
+that every worker can read and write; the README's section "Running the protocol on a cluster" says more, and
+``tests/test_dask.py`` runs the recipe on a local cluster and finds the serial run's table). Each task's result is cached (:class:`labelrank._cache.ResultCache`) under
 ``cache_dir() / "experiments"``, keyed on what the result depends on: the data set and the profile's data
 settings, the fold, the method and its parameters, and explicit versions (:func:`code_version`: the engine's
 :data:`ENGINE_VERSION`, the data parsers' version, the numerical libraries' versions and the method's
 :attr:`MethodSpec.version`). No file name or source text is part of a key, so moving or refactoring code keeps the
 cache; a change that moves a number must bump a version, which the golden test of the quick profile enforces.
 Long loops show :mod:`tqdm` progress bars.
+
+The engine needs the ``protocol`` extra (``pip install 'labelrank[protocol]'``); importing it without names it.
 """
 
+from labelrank._optional import ENGINE_MODULES, require
+
+for _module in ENGINE_MODULES:
+    require(_module, "labelrank.protocol (the experiment engine)", extra="protocol")
 from labelrank.protocol.data import (
     SYNTHETIC,
     concatenated_meta_features,

@@ -12,8 +12,8 @@ from typing import Any
 
 import joblib
 import numpy as np
-from tqdm import tqdm
 
+from labelrank._optional import require
 from labelrank.metrics import evaluate
 from labelrank.protocol.data import (
     _check_fold,
@@ -28,6 +28,8 @@ from labelrank.protocol.settings import (
     default_protocol,
     n_jobs,
 )
+
+tqdm = require("tqdm", "the experiment engine's progress bars").tqdm
 
 
 def _check_representation(method: str, features: str, proto: Protocol) -> None:

@@ -9,8 +9,8 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
+from labelrank._optional import require
 from labelrank.metrics import METRICS
 from labelrank.metrics.significance import compare
 from labelrank.protocol.data import load_data, meta_features
@@ -32,6 +32,8 @@ from labelrank.protocol.settings import (
     default_protocol,
     n_jobs,
 )
+
+tqdm = require("tqdm", "the experiment engine's progress bars").tqdm
 
 
 def test_outputs(dataset: str, method: str, params: dict[str, Any], features: Representation = "original",

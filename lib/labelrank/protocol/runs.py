@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from labelrank._optional import require
 from labelrank._paths import cache_dir, write_text_atomic
 from labelrank.protocol.keys import code_version
 from labelrank.protocol.profile import get_profile
@@ -134,7 +135,7 @@ def _record_run(proto: Protocol, names: tuple[str, ...], what: str, started: flo
                 load: float, computed: int) -> None:
     """Append one run to the run record: read, change and replace the file under a lock (several runs may end at
     once), the new file written whole before it replaces the old (:func:`labelrank._paths.write_text_atomic`)."""
-    from filelock import FileLock
+    FileLock = require("filelock", "the run record").FileLock
 
     path = _run_info_path(proto.profile)
     path.parent.mkdir(parents=True, exist_ok=True)

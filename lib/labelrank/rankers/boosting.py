@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from labelrank._optional import require
 from labelrank._validation import (
     check_positive_int,
     check_real,
@@ -61,7 +62,7 @@ class LightGBMLambdaRank(_Ranker):
         _check_seed(self.random_state)
 
     def _fit(self, Z: np.ndarray, Y: np.ndarray) -> None:
-        import lightgbm
+        lightgbm = require("lightgbm", "LightGBMLambdaRank")
 
         n, m, d = Z.shape
         self.model_ = lightgbm.LGBMRanker(

@@ -77,11 +77,13 @@ from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
-import numba
 import numpy as np
 import scipy.sparse as sp
 
+from labelrank._optional import require
 from labelrank._validation import check_label_matrix, check_positive_int, check_real
+
+numba = require("numba", "labelrank.rankers.pairwise_svm (the solver's compiled kernels)")
 
 __all__ = ["PairwiseHingeResult", "fit_pairwise_hinge", "pair_margins", "rank_svm_pairs"]
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-import numba
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from labelrank._optional import require
 from labelrank._validation import _describe, check_label_matrix
 from labelrank.rankers._base import (
     _chunk_rows,
@@ -18,6 +18,8 @@ from labelrank.rankers._base import (
     _weighted_sum,
 )
 from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, rank_svm_pairs
+
+numba = require("numba", "labelrank.rankers (the SVM rankers' compiled kernels)")
 
 # ----------------------------------------------------------------------------------------------------------------
 # SVM-MAP: loss-augmented inference (Yue et al. 2007, Algorithm 2)

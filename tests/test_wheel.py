@@ -1,0 +1,100 @@
+"""The package as a user installs it: ``pip install labelrank`` from the built wheel, core dependencies only.
+
+The wheel and the sdist are built (``python -m build``), checked (``twine check``), and the wheel is installed with
+its core dependencies into a fresh virtual environment, outside the checkout. There the README's ``labelrank score``
+examples print what the README shows, a ``bdm`` call gives the development install's value, no optional package
+came along, and the modules that need an extra say which one.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from test_readme import README, console_sessions
+
+from labelrank._optional import PROVIDERS
+
+ROOT = Path(__file__).resolve().parents[1]
+OPTIONAL = sorted({dist.split("[")[0] for dist, _ in PROVIDERS.values()} - {"requests"})  # pip, not us, may pull requests
+
+
+def _run(argv, **kwargs):
+    done = subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=600, **kwargs)
+    assert done.returncode == 0, f"{' '.join(map(str, argv))} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def core_install(tmp_path_factory):
+    """(dist folder, the fresh environment's bin folder, a working folder outside the checkout)."""
+    base = tmp_path_factory.mktemp("wheel")
+    dist = base / "dist"
+    # the sdist first, then the wheel from the unpacked sdist (which leaves no build/ folder in the checkout)
+    _run([sys.executable, "-m", "build", "--outdir", dist, ROOT], cwd=base)
+    env_dir = base / "venv"
+    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    bin_dir = env_dir / "bin"
+    wheel = next(dist.glob("labelrank-*.whl"))
+    _run([bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel])
+    work = base / "work"
+    work.mkdir()
+    (work / "data").symlink_to(ROOT / "data", target_is_directory=True)
+    return dist, bin_dir, work
+
+
+def test_twine_check_passes(core_install):
+    dist, _, _ = core_install
+    files = sorted(dist.iterdir())
+    assert {f.suffix for f in files} >= {".whl", ".gz"}, files
+    done = _run([sys.executable, "-m", "twine", "check", "--strict", *files])
+    assert done.stdout.count("PASSED") == len(files), done.stdout
+
+
+def test_core_install_has_no_optional_package(core_install):
+    _, bin_dir, _ = core_install
+    listed = json.loads(_run([bin_dir / "python", "-m", "pip", "list", "--format", "json"]).stdout)
+    names = {p["name"].lower().replace("_", "-") for p in listed}
+    assert "labelrank" in names
+    assert not names & set(OPTIONAL), sorted(names & set(OPTIONAL))
+
+
+def test_readme_examples_run_in_the_core_install(core_install):
+    _, bin_dir, work = core_install
+    shown_runs = 0
+    for command, shown in console_sessions(README.read_text(encoding="utf-8")):
+        argv = command.split()
+        if argv[0] == "cat":
+            (work / argv[1]).write_text("\n".join(shown) + "\n", encoding="utf-8")
+            continue
+        done = subprocess.run([str(bin_dir / "labelrank"), *argv[1:]], cwd=work, capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "PYTHONPATH": ""})
+        assert (done.stdout + done.stderr).rstrip("\n").splitlines() == shown, command
+        shown_runs += 1
+    assert shown_runs >= 2
+
+
+def test_bdm_in_the_core_install_equals_the_development_install(core_install):
+    from labelrank.cost import bdm
+    from labelrank.hierarchy import LabelTree
+
+    _, bin_dir, work = core_install
+    code = ("from labelrank.hierarchy import LabelTree; from labelrank.cost import bdm; "
+            "t = LabelTree.from_file('data/fterm/2C088_figure1.yaml'); print(repr(bdm(t, 'AA01', 'AA02')))")
+    done = _run([bin_dir / "python", "-c", code], cwd=work)
+    expected = bdm(LabelTree.from_file(ROOT / "data/fterm/2C088_figure1.yaml"), "AA01", "AA02")
+    assert float(done.stdout) == expected
+
+
+@pytest.mark.parametrize(("module", "extra"), [("labelrank.features", "rank"), ("labelrank.rankers", "rank"),
+                                               ("labelrank.protocol", "protocol")])
+def test_a_module_that_needs_an_extra_names_it(core_install, module, extra):
+    _, bin_dir, work = core_install
+    done = subprocess.run([str(bin_dir / "python"), "-c", f"import {module}"], cwd=work, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1
+    assert f"ImportError: {module}" in done.stderr or "needs" in done.stderr, done.stderr[-2000:]
+    assert f"pip install 'labelrank[{extra}]'" in done.stderr, done.stderr[-2000:]
