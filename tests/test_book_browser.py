@@ -63,8 +63,11 @@ PAGE_FACTS = r"""() => {
   };
   const prose = article.cloneNode(true);
   prose.querySelectorAll('pre, code').forEach(e => e.remove());
+  // the API reference's examples may show an exception on purpose (a doctest of an error message)
+  const shown = article.cloneNode(true);
+  shown.querySelectorAll('div.doctest').forEach(e => e.remove());
   return {
-    text: article.innerText,
+    text: shown.innerText,
     mathErrors: document.querySelectorAll('mjx-merror, .mjx-merror').length,
     mathjaxScripts: Array.from(document.scripts).map(s => s.src).filter(s => s.includes('mathjax')),
     brokenImages: Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),

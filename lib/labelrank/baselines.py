@@ -171,6 +171,19 @@ class BinarySVM(_MultiLabelBaseline):
     References
     ----------
     V. Vapnik (2000), The Nature of Statistical Learning Theory; R.-E. Fan et al. (2008), LIBLINEAR, JMLR 9.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from labelrank.metrics import average_precision, micro_f1
+    >>> rng = np.random.default_rng(0)
+    >>> Y = rng.integers(0, 2, size=(60, 3))
+    >>> X = rng.normal(size=(60, 5))
+    >>> X[:, :3] += 3 * Y  # feature j is large when label j is relevant
+    >>> model = BinarySVM().fit(X, Y)
+    >>> scores, labels = model.decision_function(X), model.predict(X)
+    >>> scores.shape, bool(average_precision(Y, scores) > 0.9), bool(micro_f1(Y, labels) > 0.9)
+    ((60, 3), True, True)
     """
 
     _default_threshold = 0.0
@@ -263,7 +276,7 @@ class RankSVM(_MultiLabelBaseline):
     coef_ : numpy.ndarray of shape (n_labels, n_features)
     intercept_ : numpy.ndarray of shape (n_labels,)
     dual_coef_ : numpy.ndarray of shape (n_pairs,)
-        The dual variables of the pairs of :func:`rank_svm_pairs` (training ``Y``), in that order.
+        The dual variables of the pairs of :func:`~labelrank.rankers.pairwise_svm.rank_svm_pairs` (training ``Y``), in that order.
     n_iter_ : int
     converged_ : bool
     threshold_ : LLSFThreshold
@@ -271,6 +284,19 @@ class RankSVM(_MultiLabelBaseline):
     References
     ----------
     A. Elisseeff, J. Weston (2001). A kernel method for multi-labelled classification. NIPS 14, 681-687.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from labelrank.metrics import average_precision, micro_f1
+    >>> rng = np.random.default_rng(0)
+    >>> Y = rng.integers(0, 2, size=(60, 3))
+    >>> X = rng.normal(size=(60, 5))
+    >>> X[:, :3] += 3 * Y  # feature j is large when label j is relevant
+    >>> model = RankSVM().fit(X, Y)
+    >>> scores, labels = model.decision_function(X), model.predict(X)
+    >>> scores.shape, bool(average_precision(Y, scores) > 0.9), bool(micro_f1(Y, labels) > 0.75)
+    ((60, 3), True, True)
     """
 
     _default_threshold = None
@@ -434,6 +460,19 @@ class MLkNN(_KNNBaseline):
     ----------
     M.-L. Zhang, Z.-H. Zhou (2007). ML-KNN: a lazy learning approach to multi-label learning. Pattern Recognition
     40(7), 2038-2048.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from labelrank.metrics import average_precision, micro_f1
+    >>> rng = np.random.default_rng(0)
+    >>> Y = rng.integers(0, 2, size=(60, 3))
+    >>> X = rng.normal(size=(60, 5))
+    >>> X[:, :3] += 3 * Y  # feature j is large when label j is relevant
+    >>> model = MLkNN().fit(X, Y)
+    >>> scores, labels = model.decision_function(X), model.predict(X)
+    >>> scores.shape, bool(average_precision(Y, scores) > 0.9), bool(micro_f1(Y, labels) > 0.9)
+    ((60, 3), True, True)
     """
 
     def __init__(self, k: int = 10, s: float = 1.0, threshold: ThresholdRule = "default",
@@ -604,6 +643,19 @@ class IBLRML(_KNNBaseline):
     W. Cheng, E. Hüllermeier (2009). Combining instance-based learning and logistic regression for multilabel
     classification. Machine Learning 76(2-3), 211-225. MULAN ``mulan/classifier/lazy/IBLR_ML.java`` (Cheng,
     Spyromitros-Xioufis, Tsoumakas, version 2010.12.29).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from labelrank.metrics import average_precision, micro_f1
+    >>> rng = np.random.default_rng(0)
+    >>> Y = rng.integers(0, 2, size=(60, 3))
+    >>> X = rng.normal(size=(60, 5))
+    >>> X[:, :3] += 3 * Y  # feature j is large when label j is relevant
+    >>> model = IBLRML().fit(X, Y)
+    >>> scores, labels = model.decision_function(X), model.predict(X)
+    >>> scores.shape, bool(average_precision(Y, scores) > 0.9), bool(micro_f1(Y, labels) > 0.9)
+    ((60, 3), True, True)
     """
 
     def __init__(self, k: int = 10, ridge: float = 1e-8, threshold: ThresholdRule = "default", tol: float = 1e-14,

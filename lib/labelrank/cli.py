@@ -20,9 +20,20 @@ from typing import Any
 
 from labelrank._validation import shorten
 
+__all__ = ["main", "build_parser", "UsageError", "Run", "read_truth", "read_run", "write_truth", "write_run",
+           "score_run", "parse_int", "parse_decimal", "SCORE_FORMATS", "ORDERS"]
+
 
 class UsageError(Exception):
-    """Bad input from the command line or an input file: printed as one line, exit code 2."""
+    """Bad input from the command line or an input file: printed as one line, exit code 2.
+
+    Examples
+    --------
+    >>> read_truth("no-such-file.txt", ["a"])
+    Traceback (most recent call last):
+        ...
+    labelrank.cli.UsageError: no-such-file.txt: truth file not found
+    """
 
 
 def _cmd_data_fetch(args: argparse.Namespace) -> int:
@@ -82,12 +93,32 @@ _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z"
 
 
 def parse_int(text: str) -> int | None:
-    """``text`` as an integer if it is one written in ASCII digits (an optional sign), else None."""
+    """``text`` as an integer if it is one written in ASCII digits (an optional sign), else None.
+
+    Parameters
+    ----------
+    text : str
+
+    Examples
+    --------
+    >>> parse_int("42"), parse_int("-7"), parse_int("4_2"), parse_int("\u0664\u0662")  # Arabic-Indic digits: refused
+    (42, -7, None, None)
+    """
     return int(text) if _INTEGER.match(text) else None
 
 
 def parse_decimal(text: str) -> float | None:
-    """``text`` as a finite float if it is a plain ASCII decimal number (123, -4.5, .5, 1e-3), else None."""
+    """``text`` as a finite float if it is a plain ASCII decimal number (123, -4.5, .5, 1e-3), else None.
+
+    Parameters
+    ----------
+    text : str
+
+    Examples
+    --------
+    >>> parse_decimal("0.5"), parse_decimal("1e-3"), parse_decimal("inf"), parse_decimal("0_5")
+    (0.5, 0.001, None, None)
+    """
     if not _DECIMAL.match(text):
         return None
     value = float(text)
@@ -104,6 +135,20 @@ class Run:
         ``{doc: [labels]}`` and ``{doc: [scores]}``, best first under the run's ``order``.
     disagree : int
         Documents in which a label ranked above another (by the rank column) has a lower score.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from labelrank.hierarchy import LabelTree
+    >>> from labelrank.metrics import CostScorer
+    >>> tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> folder = tempfile.mkdtemp()
+    >>> write_truth(os.path.join(folder, "truth.txt"), {"d1": ["a1"], "d2": ["b"]})
+    >>> write_run(os.path.join(folder, "run.txt"), {"d1": ["a2", "a1"], "d2": ["b"]}, {"d1": [0.9, 0.6], "d2": [0.8]})
+    >>> truth = read_truth(os.path.join(folder, "truth.txt"), tree.labels)
+    >>> run = read_run(os.path.join(folder, "run.txt"), tree.labels, truth)
+    >>> run
+    Run(ranking={'d1': ['a2', 'a1'], 'd2': ['b']}, scores={'d1': [0.9, 0.6], 'd2': [0.8]}, disagree=0)
     """
 
     ranking: dict[str, list[str]]
@@ -153,11 +198,36 @@ def _data_lines(path: str | os.PathLike, what: str):
 def read_truth(path: str | os.PathLike, labels: Collection[str]) -> dict[str, list[str]]:
     """Read a TRUTH file (lines ``doc label``) into ``{doc: [labels in file order]}``.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The truth file.
+    labels : collection of str
+        The labels of the tree; any other label is an error.
+
+    Returns
+    -------
+    dict of str to list of str
+
     Raises
     ------
     UsageError
         For a missing, empty or non-UTF-8 file, a line without exactly two fields, a label not in ``labels``, or a
         (doc, label) pair listed twice; the message names the file and the line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from labelrank.hierarchy import LabelTree
+    >>> from labelrank.metrics import CostScorer
+    >>> tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> folder = tempfile.mkdtemp()
+    >>> write_truth(os.path.join(folder, "truth.txt"), {"d1": ["a1"], "d2": ["b"]})
+    >>> write_run(os.path.join(folder, "run.txt"), {"d1": ["a2", "a1"], "d2": ["b"]}, {"d1": [0.9, 0.6], "d2": [0.8]})
+    >>> truth = read_truth(os.path.join(folder, "truth.txt"), tree.labels)
+    >>> run = read_run(os.path.join(folder, "run.txt"), tree.labels, truth)
+    >>> truth
+    {'d1': ['a1'], 'd2': ['b']}
     """
     truth: dict[str, list[str]] = {}
     first: dict[tuple[str, str], int] = {}
@@ -196,6 +266,20 @@ def read_run(path: str | os.PathLike, labels: Collection[str], docs: Collection[
         document not in ``docs``, a rank that is not an integer (a positive one under ``order="rank"``), a score
         that is not a finite decimal number, or a (doc, label) listed twice (or, under ``order="rank"``, a (doc,
         rank)); the message names the file and the line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from labelrank.hierarchy import LabelTree
+    >>> from labelrank.metrics import CostScorer
+    >>> tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> folder = tempfile.mkdtemp()
+    >>> write_truth(os.path.join(folder, "truth.txt"), {"d1": ["a1"], "d2": ["b"]})
+    >>> write_run(os.path.join(folder, "run.txt"), {"d1": ["a2", "a1"], "d2": ["b"]}, {"d1": [0.9, 0.6], "d2": [0.8]})
+    >>> truth = read_truth(os.path.join(folder, "truth.txt"), tree.labels)
+    >>> run = read_run(os.path.join(folder, "run.txt"), tree.labels, truth)
+    >>> run.ranking["d1"], run.scores["d1"]
+    (['a2', 'a1'], [0.9, 0.6])
     """
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
@@ -261,7 +345,23 @@ def _check_duplicates(path, rows: Mapping[str, list[tuple[int, str, float, int]]
 
 
 def write_truth(path: str | os.PathLike, truth: Mapping[str, Sequence[str]]) -> None:
-    """Write ``{doc: labels}`` as a TRUTH file (the format :func:`read_truth` reads)."""
+    """Write ``{doc: labels}`` as a TRUTH file (the format :func:`read_truth` reads).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    truth : mapping of str to sequence of str
+        ``{doc: labels}``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "truth.txt")
+    >>> write_truth(path, {"d1": ["a1", "b"]})
+    >>> print(open(path).read(), end="")
+    d1 a1
+    d1 b
+    """
     with open(path, "w", encoding="utf-8") as fh:
         for doc, labels in truth.items():
             for label in labels:
@@ -270,7 +370,25 @@ def write_truth(path: str | os.PathLike, truth: Mapping[str, Sequence[str]]) -> 
 
 def write_run(path: str | os.PathLike, ranking: Mapping[str, Sequence[str]],
               scores: Mapping[str, Sequence[float]]) -> None:
-    """Write ranked labels and their scores as a RUN file (``doc label rank score``, rank 1 = first)."""
+    """Write ranked labels and their scores as a RUN file (``doc label rank score``, rank 1 = first).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    ranking : mapping of str to sequence of str
+        ``{doc: labels, best first}``.
+    scores : mapping of str to sequence of float
+        ``{doc: the labels' scores}``, in the same order.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.txt")
+    >>> write_run(path, {"d1": ["a2", "a1"]}, {"d1": [0.9, 0.6]})
+    >>> print(open(path).read(), end="")
+    d1 a2 1 0.9
+    d1 a1 2 0.6
+    """
     with open(path, "w", encoding="utf-8") as fh:
         for doc, labels in ranking.items():
             for rank, (label, score) in enumerate(zip(labels, scores[doc], strict=True), start=1):
@@ -322,7 +440,7 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
 
     Parameters
     ----------
-    scorer : labelrank.metrics.cost_precision.CostScorer
+    scorer : labelrank.metrics.CostScorer
     truth : ``{doc: true labels}`` (:func:`read_truth`)
     run : Run (:func:`read_run`)
     cutoff, threshold, top, per_document
@@ -331,7 +449,27 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
     Returns
     -------
     pandas.DataFrame
-        As :meth:`CostScorer.score`; a document of ``truth`` that the run does not mention scores 0.
+        As :meth:`labelrank.metrics.CostScorer.score`; a document of ``truth`` that the run does not mention scores 0.
+
+    Examples
+    --------
+    A document that ranks a sibling of its label first (BDM gives partial credit), and one ranked exactly:
+
+    >>> import os, tempfile
+    >>> from labelrank.hierarchy import LabelTree
+    >>> from labelrank.metrics import CostScorer
+    >>> tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> folder = tempfile.mkdtemp()
+    >>> write_truth(os.path.join(folder, "truth.txt"), {"d1": ["a1"], "d2": ["b"]})
+    >>> write_run(os.path.join(folder, "run.txt"), {"d1": ["a2", "a1"], "d2": ["b"]}, {"d1": [0.9, 0.6], "d2": [0.8]})
+    >>> truth = read_truth(os.path.join(folder, "truth.txt"), tree.labels)
+    >>> run = read_run(os.path.join(folder, "run.txt"), tree.labels, truth)
+    >>> score_run(CostScorer.from_tree(tree), truth, run).round(4)
+    variant      binary    high     low
+    measure
+    A-Precision  0.7500  0.8438  0.7500
+    R-Precision  0.5000  0.6875  0.6875
+    F-measure    0.8333  0.9074  0.8333
     """
     docs = list(truth)
     ranking = [run.ranking.get(d, []) for d in docs]
@@ -379,6 +517,19 @@ def _number_option(text: str, name: str) -> int | float:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``labelrank``: ``--version`` and the subcommands ``score`` and ``data``.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        Each subcommand's parser sets ``func``, the function that runs it.
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["score", "--tree", "t.yaml", "--truth", "truth.txt", "--run", "run.txt"])
+    >>> args.command, args.run, args.order, args.cutoff
+    ('score', ['run.txt'], 'rank', '200')
+    """
     from labelrank import __version__
 
     parser = argparse.ArgumentParser(
@@ -428,7 +579,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status (0 success, 2 bad input, 141 when stdout was closed)."""
+    """Run the command line; return the exit status (0 success, 2 bad input, 141 when stdout was closed).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after ``labelrank`` (``sys.argv[1:]`` by default).
+
+    Examples
+    --------
+    Bad input prints one line on stderr (here: ``labelrank: error: no-such-tree.yaml: ...``) and returns 2:
+
+    >>> main(["score", "--tree", "no-such-tree.yaml", "--truth", "truth.txt", "--run", "run.txt"])
+    2
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -165,6 +165,12 @@ class LATerms:
         The most specific common abstraction of key and response.
     value : float
         LA = CP / SP if FP = 0, else CP / (FP + DP).
+
+    Examples
+    --------
+    >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> la_terms(t, "a1", "a2")
+    LATerms(sp=3, fp=3, cp=2, dp=1, msca='a', value=0.5)
     """
 
     sp: int
@@ -176,7 +182,37 @@ class LATerms:
 
 
 def la_terms(tree: LabelTree, key: str, response: str) -> LATerms:
-    """Learning Accuracy with its intermediate quantities; see :func:`learning_accuracy`."""
+    """Learning Accuracy with its intermediate quantities; see :func:`learning_accuracy`.
+
+    Parameters
+    ----------
+    tree : LabelTree
+    key, response : str
+        The true and the predicted label.
+
+    Returns
+    -------
+    LATerms
+        SP, FP, CP, DP, the MSCA and LA itself (``value``, what :func:`learning_accuracy` returns).
+
+    Raises
+    ------
+    TypeError
+        If ``tree`` is not a :class:`LabelTree` or a label is not a string.
+    ValueError
+        If ``key`` or ``response`` is not a label of ``tree``.
+
+    References
+    ----------
+    Hahn & Schnattinger (1998); section 2.2 of Li et al. (2007).
+
+    Examples
+    --------
+    >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> terms = la_terms(t, "a1", "a2")
+    >>> terms.msca, terms.cp, terms.fp + terms.dp, terms.value
+    ('a', 2, 4, 0.5)
+    """
     tree = _check_pair(tree, key, response, ("key", "response"))
     best: LATerms | None = None
     for ck in tree.chains(key):
@@ -257,6 +293,12 @@ class BDMTerms:
         The most specific common ancestor (for a DAG, of the chosen pair of chains).
     value : float
         BDM in [0, 1].
+
+    Examples
+    --------
+    >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> bdm_terms(t, "a1", "a2")  # doctest: +ELLIPSIS
+    BDMTerms(cp=1, dpk=1, dpr=1, n0=1.66..., n2=2.0, n3=2.0, br=1.0, msca='a', value=0.37...)
     """
 
     cp: int
@@ -271,7 +313,38 @@ class BDMTerms:
 
 
 def bdm_terms(tree: LabelTree, key: str, response: str) -> BDMTerms:
-    """BDM with its intermediate quantities; see :func:`bdm`."""
+    """BDM with its intermediate quantities; see :func:`bdm`.
+
+    Parameters
+    ----------
+    tree : LabelTree
+    key, response : str
+        Two labels of ``tree``.
+
+    Returns
+    -------
+    BDMTerms
+        CP, DPK, DPR, :math:`n_0`, :math:`n_2`, :math:`n_3`, BR, the MSCA and BDM itself (``value``, what
+        :func:`bdm` returns).
+
+    Raises
+    ------
+    TypeError
+        If ``tree`` is not a :class:`LabelTree` or a label is not a string.
+    ValueError
+        If ``key`` or ``response`` is not a label of ``tree``.
+
+    References
+    ----------
+    Maynard, Peters & Li (2006); section 2.3 of Li et al. (2007).
+
+    Examples
+    --------
+    >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> terms = bdm_terms(t, "a1", "a2")
+    >>> terms.msca, terms.cp, terms.dpk, terms.dpr, round(terms.value, 4)
+    ('a', 1, 1, 1, 0.375)
+    """
     tree = _check_pair(tree, key, response, ("key", "response"))
     n0 = tree.mean_chain_length
     n2 = tree.chain_length_through(key)
@@ -363,7 +436,7 @@ class BDMIndex:
     the mean chain length through it); :meth:`pairs` then computes :func:`bdm` for p pairs in O(p * depth) with
     numpy. The depth of a pair's MSCA is the number of levels on which the two ancestor chains agree, and BR's
     branching sums are differences of running sums, so scoring a run costs what the run holds, never the square of
-    the tree: :func:`bdm_matrix` and :class:`~labelrank.metrics.cost_precision.CostScorer` both use it.
+    the tree: :func:`bdm_matrix` and :class:`~labelrank.metrics.CostScorer` both use it.
 
     A DAG is unfolded into one row per root chain (:class:`~labelrank.hierarchy.TreeArrays`); a pair of labels then
     stands for every pair of their chains, and the best is kept, as :func:`bdm` does.
@@ -468,6 +541,17 @@ class BDMIndex:
 def bdm_pairs(tree: LabelTree, keys: Sequence[str], responses: Sequence[str]) -> np.ndarray:
     """BDM of each (key, response) pair, without a matrix of the whole tree; see :class:`BDMIndex`.
 
+    Parameters
+    ----------
+    tree : LabelTree
+    keys, responses : sequence of str
+        The pairs, ``keys[i]`` with ``responses[i]``; same length.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_pairs,)
+        ``bdm(tree, keys[i], responses[i])`` for each ``i``.
+
     Examples
     --------
     >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
@@ -495,6 +579,16 @@ def bdm_matrix(tree: LabelTree, labels: Sequence[str] | None = None, block_rows:
     -------
     pandas.DataFrame
         ``M.loc[key, response] = bdm(tree, key, response)``; symmetric, 1 on the diagonal.
+
+    Examples
+    --------
+    >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> bdm_matrix(t, ["a1", "a2", "b"]).round(3)
+    response     a1     a2    b
+    key
+    a1        1.000  0.375  0.0
+    a2        0.375  1.000  0.0
+    b         0.000  0.000  1.0
     """
     tree = _check_tree(tree)
     labels = _resolve_labels(tree, labels)
@@ -526,6 +620,18 @@ def pairwise_matrix(
     -------
     pandas.DataFrame
         ``M.loc[key, response] = func(tree, key, response)``.
+
+    Examples
+    --------
+    Learning Accuracy is not symmetric:
+
+    >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> pairwise_matrix(t, learning_accuracy, ["a1", "a2", "b"]).round(3)
+    response   a1   a2      b
+    key
+    a1        1.0  0.5  0.333
+    a2        0.5  1.0  0.333
+    b         0.2  0.2  1.000
     """
     tree = _check_tree(tree)
     if not callable(func):

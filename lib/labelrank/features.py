@@ -80,6 +80,16 @@ _CHUNK_BYTES = 4 * 2**20  # work arrays of one chunk of query rows (distances, s
 def feature_names(k: int) -> list[str]:
     """Names of the ``3k + 2`` values of :math:`\\phi(x, c)` in the order of eq. (1).
 
+    Parameters
+    ----------
+    k : int
+        Neighbours per distance block.
+
+    Returns
+    -------
+    list of str
+        ``l2_1 .. l2_k, l1_1 .. l1_k, cosine_1 .. cosine_k, centroid_l2, centroid_cosine``.
+
     Examples
     --------
     >>> feature_names(2)
@@ -109,6 +119,17 @@ class NeighborDistances:
         :math:`\\phi(x_i, c)` for ``k = k_max`` in the order of eq. (1).
     k_max : int
         The number of neighbours per block in ``values``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X, Y = rng.normal(size=(30, 4)), rng.integers(0, 2, size=(30, 3))
+    >>> Z = MetaLevelFeatures(k=3).fit_transform(X, Y)  # 3 k + 2 = 11 features per (instance, label)
+    >>> distances = NeighborDistances(Z, k_max=3)
+    >>> Z2 = distances.features(2)  # what MetaLevelFeatures(k=2) computes
+    >>> Z2.shape, np.array_equal(Z2, MetaLevelFeatures(k=2).fit_transform(X, Y))
+    ((30, 3, 8), True)
     """
 
     values: np.ndarray

@@ -50,7 +50,7 @@ class MetaLevelRanker(BaseEstimator):
     Parameters
     ----------
     ranker : {"listnet", "lambdarank", "ranksvm", "svmmap", "lightgbm"}, default="listnet"
-        The learning-to-rank algorithm (:data:`labelrank.rankers.RANKERS`): MLC-ListNet, MLC-LambdaRank,
+        The learning-to-rank algorithm (``labelrank.rankers.RANKERS``): MLC-ListNet, MLC-LambdaRank,
         MLC-RankSVM-IR, MLC-SVM-MAP of the paper's Table 6, or LightGBM's LambdaMART.
     k : int, default=10
         Neighbours per metric and category in :math:`\phi` (:math:`d = 3k + 2` features; the paper tunes 10..100).
@@ -90,7 +90,7 @@ class MetaLevelRanker(BaseEstimator):
     ----------
     features_ : MetaLevelFeatures
         The fitted feature map (absent when fitted with :meth:`fit_features`).
-    ranker_ : labelrank.rankers ranker
+    ranker_ : ListNet, LambdaRank, RankSVMIR, SVMMAP or LightGBMLambdaRank
         The fitted ranker; it standardises :math:`\phi` with the training mean and standard deviation of each
         feature (over all training (instance, label) pairs) before scoring; trees skip this.
     threshold_ : LLSFThreshold

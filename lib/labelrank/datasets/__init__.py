@@ -1,6 +1,6 @@
 """The benchmark data sets: a registry of verified files and loaders that turn them into arrays.
 
-Every file a data set needs is listed in :data:`REGISTRY` with its sha256 and an origin URL pinned to a commit
+Every file a data set needs is listed in ``REGISTRY`` with its sha256 and an origin URL pinned to a commit
 (``https://raw.githubusercontent.com/<owner>/<repo>/<commit>/<path>``), so what a reader downloads is byte-for-byte
 what this book was built from. :func:`fetch` obtains the files
 
@@ -15,10 +15,10 @@ and both hashes, and a downloaded bad file is deleted, never left in the cache.
 :func:`load` returns ``(X, Y, label_names)`` for a split; :func:`load_texts` gives the raw 20 Newsgroups messages;
 :func:`describe` and :func:`table1` compute the statistics of Yang & Gopal's Table 1.
 
-Modules: :mod:`.registry` (the files, their origins and hashes; the errors), :mod:`.download` (fetching,
-verification and the cache of parsed data sets), one parser per format (:mod:`.mulan` for MULAN's ARFF + XML and
-enron's tree, :mod:`.reuters` for Reuters-21578's SGML, :mod:`.newsgroups` for the 20 Newsgroups archive,
-:mod:`.vowel` for the ESL vowel CSV) and :mod:`.text` (tokenization and ltc TF-IDF). Everything public is
+Modules: ``registry`` (the files, their origins and hashes; the errors), ``download`` (fetching,
+verification and the cache of parsed data sets), one parser per format (``mulan`` for MULAN's ARFF + XML and
+enron's tree, ``reuters`` for Reuters-21578's SGML, ``newsgroups`` for the 20 Newsgroups archive,
+``vowel`` for the ESL vowel CSV) and ``text`` (tokenization and ltc TF-IDF). Everything public is
 importable from :mod:`labelrank.datasets` itself.
 """
 
@@ -106,7 +106,7 @@ def load(name: str, split: Split) -> tuple[np.ndarray | sp.csr_matrix, np.ndarra
     Parameters
     ----------
     name : {"emotions", "scene", "yeast", "enron", "reuters21578", "vowel", "20newsgroups"}
-        The data set (a key of :data:`REGISTRY`).
+        The data set (a key of ``REGISTRY``).
     split : {"train", "test"}
         The conventional split the data set ships with: MULAN's train/test files, the ESL vowel files,
         Reuters-21578's ModApte split, 20 Newsgroups' bydate split.
@@ -116,8 +116,8 @@ def load(name: str, split: Split) -> tuple[np.ndarray | sp.csr_matrix, np.ndarra
     X : numpy.ndarray of float64, or scipy.sparse.csr_matrix
         Features, shape (n, n_features). Dense for the MULAN sets and vowel; for ``reuters21578`` and
         ``20newsgroups`` a CSR matrix of "ltc" TF-IDF weights (:func:`ltc_tfidf`) over the training vocabulary:
-        for 20 Newsgroups of :func:`tokenize`; for Reuters-21578 of :data:`REUTERS_ANALYZER` applied to each
-        story's :data:`REUTERS_FIELD` (Porter-stemmed terms of the whole TEXT element, see
+        for 20 Newsgroups of :func:`tokenize`; for Reuters-21578 of ``REUTERS_ANALYZER`` applied to each
+        story's ``REUTERS_FIELD`` (Porter-stemmed terms of the whole TEXT element, see
         :func:`reuters_preparation`).
     Y : numpy.ndarray of int64, shape (n, n_labels)
         Relevance 0/1; one-hot for the single-label sets (vowel, 20newsgroups). A signed 64-bit integer, so that
@@ -137,8 +137,8 @@ def load(name: str, split: Split) -> tuple[np.ndarray | sp.csr_matrix, np.ndarra
 
     Examples
     --------
-    >>> X, Y, labels = load("emotions", "train")  # doctest: +SKIP
-    >>> X.shape, Y.shape, labels[0]  # doctest: +SKIP
+    >>> X, Y, labels = load("emotions", "train")
+    >>> X.shape, Y.shape, labels[0]
     ((391, 72), (391, 6), 'amazed-suprised')
     """
     _dataset(name)
@@ -157,13 +157,42 @@ def load(name: str, split: Split) -> tuple[np.ndarray | sp.csr_matrix, np.ndarra
 
 def preparation(name: str) -> tuple[str, ...]:
     """How :func:`load` turns a data set's files into features beyond parsing them, as strings for cache keys:
-    :func:`reuters_preparation` for Reuters-21578, nothing for the others (their features are the files')."""
+    :func:`reuters_preparation` for Reuters-21578, nothing for the others (their features are the files').
+
+    Parameters
+    ----------
+    name : str
+        A key of ``REGISTRY``.
+
+    Examples
+    --------
+    >>> preparation("emotions"), preparation("reuters21578") == reuters_preparation()
+    ((), True)
+    """
     _dataset(name)
     return reuters_preparation() if name == "reuters21578" else ()
 
 
 def vocabulary(name: str) -> list[str]:
-    """The terms (feature names) of a text data set's :func:`load` matrices, in column order."""
+    """The terms (feature names) of a text data set's :func:`load` matrices, in column order.
+
+    Parameters
+    ----------
+    name : {"reuters21578", "20newsgroups"}
+
+    Returns
+    -------
+    list of str
+        The training vocabulary, one term per column of ``X``.
+
+    Examples
+    --------
+    Reuters-21578's ModApte training vocabulary after ``REUTERS_ANALYZER`` (Porter stems):
+
+    >>> terms = vocabulary("reuters21578")
+    >>> len(terms), terms[:3]
+    (18597, ['a14', 'a340', 'aa'])
+    """
     if name not in ("reuters21578", "20newsgroups"):
         _dataset(name)
         raise ValueError(f"vocabulary is defined for the text data sets reuters21578 and 20newsgroups, got {name!r}")
@@ -189,6 +218,17 @@ def describe(name: str) -> dict[str, float | int | str]:
         relevant labels per instance) over three sets of instances: ``avg_categories_per_instance`` over train and
         test together (the convention that reproduces the paper's numbers), ``avg_categories_train`` and
         ``avg_categories_test``.
+
+    Parameters
+    ----------
+    name : str
+        A key of ``REGISTRY``.
+
+    Examples
+    --------
+    >>> stats = describe("emotions")
+    >>> stats["train_size"], stats["test_size"], stats["n_categories"], stats["n_features"]
+    (391, 202, 6, 72)
     """
     X_train, Y_train, labels = load(name, "train")
     X_test, Y_test, _ = load(name, "test")
@@ -207,7 +247,25 @@ def describe(name: str) -> dict[str, float | int | str]:
 
 
 def table1(names: Sequence[str] | None = None) -> pd.DataFrame:
-    """:func:`describe` for each data set (all of :data:`REGISTRY` by default), one row each."""
+    """:func:`describe` for each data set (all of ``REGISTRY`` by default), one row each.
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Keys of ``REGISTRY``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set, the keys of :func:`describe` as columns.
+
+    Examples
+    --------
+    >>> table1(["emotions", "yeast"])[["dataset", "train_size", "n_categories"]]
+        dataset  train_size  n_categories
+    0  emotions         391             6
+    1     yeast        1500            14
+    """
     names = list(REGISTRY) if names is None else list(names)
     for n in names:
         _dataset(n)

@@ -50,6 +50,31 @@ def verify(path: str | os.PathLike, expected: str | Sequence[str]) -> str:
         If ``path`` does not exist.
     ChecksumError
         If the hash differs; the message names the file, the expected and the actual sha256.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    expected : str or sequence of str
+        The sha256 (hex digest) it must have, or several accepted ones.
+
+    Returns
+    -------
+    str
+        The file's sha256.
+
+    Examples
+    --------
+    >>> import hashlib, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "file.txt")
+    >>> with open(path, "wb") as f:
+    ...     _ = f.write(b"abc")
+    >>> verify(path, hashlib.sha256(b"abc").hexdigest()) == hashlib.sha256(b"abc").hexdigest()
+    True
+    >>> verify(path, "0" * 64)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    labelrank.datasets.registry.ChecksumError: sha256 mismatch for ... (3 bytes): expected 000..., got ba7816bf...
     """
     path = Path(path)
     if not path.is_file():
@@ -103,7 +128,7 @@ def fetch(name: str, *, base_url: str | None = None) -> Path:
     Parameters
     ----------
     name : str
-        A key of :data:`REGISTRY`.
+        A key of ``REGISTRY``.
     base_url : str, optional
         Download ``<base_url>/<folder>/<file>`` instead of each file's registered origin URL (the environment
         variable ``LABELRANK_BASE_URL`` does the same); used to test the download path against a local server.
@@ -123,6 +148,12 @@ def fetch(name: str, *, base_url: str | None = None) -> Path:
         If ``LABELRANK_DATA`` is set but a file is missing there.
     DataUnavailableError
         If a download fails (no network); the message explains how to set ``LABELRANK_DATA``.
+
+    Examples
+    --------
+    >>> folder = fetch("emotions")
+    >>> (folder / "emotions-train.arff").is_file()
+    True
     """
     ds = _dataset(name)
     mirror = _mirror_root()

@@ -28,6 +28,15 @@ def mulan_xml_labels(name: str) -> list[str]:
 
     This order need not be the order of the label columns in the ARFF files (for yeast it is not); :func:`load`
     selects the label columns by these names and orders them as the ARFF file declares them.
+
+    Parameters
+    ----------
+    name : {"emotions", "scene", "yeast", "enron"}
+
+    Examples
+    --------
+    >>> mulan_xml_labels("yeast")[:3]
+    ['Class1', 'Class2', 'Class3']
     """
     if name not in _MULAN_NAMES:
         _dataset(name)
@@ -81,6 +90,12 @@ def enron_label_parents() -> dict[str, str | None]:
     ------
     ValueError
         If a label is not ``<top>.<code>`` with ``top`` one of A, B, C, D.
+
+    Examples
+    --------
+    >>> parents = enron_label_parents()
+    >>> len(parents), parents["A.A1"], parents["A"], parents["enron"]
+    (58, 'A', 'enron', None)
     """
     from labelrank.hierarchy import (
         LabelTree,  # here: hierarchy is not needed to load data
@@ -96,7 +111,14 @@ def enron_label_parents() -> dict[str, str | None]:
 
 def enron_categories() -> dict[str, str]:
     """Descriptions of enron's categories from ``categories.txt``: ``{"A": "Coarse genre", "A.A1": "Company
-    Business, Strategy, etc. ...", ...}`` (the file numbers them 1 ... 4 and 1.1 ... 4.19)."""
+    Business, Strategy, etc. ...", ...}`` (the file numbers them 1 ... 4 and 1.1 ... 4.19).
+
+    Examples
+    --------
+    >>> categories = enron_categories()
+    >>> len(categories), categories["A"]
+    (57, 'Coarse genre')
+    """
     return _parse_enron_categories((fetch("enron") / "categories.txt").read_text(encoding="utf-8"))
 
 

@@ -70,6 +70,12 @@ def load_texts(
         Index of each message's group in ``group_names``.
     group_names : list of str
         The 20 group names, sorted (e.g. ``alt.atheism``, ``comp.graphics``, ...).
+
+    Examples
+    --------
+    >>> texts, y, groups = load_texts("20newsgroups", "train")
+    >>> len(texts), y.shape, groups[:2]
+    (11314, (11314,), ['alt.atheism', 'comp.graphics'])
     """
     if name != "20newsgroups":
         _dataset(name)

@@ -42,6 +42,13 @@ class DataFile:
     also_accepted : tuple of str
         Further sha256 values accepted for the same content in another packaging (20 Newsgroups: the mirror's
         repack of the official archive).
+
+    Examples
+    --------
+    >>> from labelrank.datasets import REGISTRY
+    >>> first = REGISTRY["emotions"].files[0]
+    >>> first.path, first.size, first.url.startswith("https://raw.githubusercontent.com/tsoumakas/mulan/")
+    ('emotions-train.arff', 252080, True)
     """
 
     path: str
@@ -58,7 +65,27 @@ class DataFile:
 
 @dataclass(frozen=True)
 class Dataset:
-    """A data set: its files, where they come from, and how to cite it."""
+    """A data set: its files, where they come from, and how to cite it.
+
+    Attributes
+    ----------
+    name : str
+        The key of ``REGISTRY`` and the name :func:`labelrank.datasets.load` takes.
+    folder : str
+        The data set's folder in a mirror (``LABELRANK_DATA``) and in the download cache.
+    description, origin : str
+        What the data set is and where its files come from.
+    files : tuple of DataFile
+    cite : tuple of str
+        Keys of the works to cite for it (``book/references.bib``).
+
+    Examples
+    --------
+    >>> from labelrank.datasets import REGISTRY
+    >>> emotions = REGISTRY["emotions"]
+    >>> emotions.folder, [f.path for f in emotions.files][:2]
+    ('emotions', ['emotions-train.arff', 'emotions-test.arff'])
+    """
 
     name: str
     folder: str
@@ -239,18 +266,45 @@ REGISTRY: dict[str, Dataset] = {
 
 
 class UnknownDatasetError(KeyError, ValueError):
-    """A data set name that is not in :data:`REGISTRY`; the message lists the known names."""
+    """A data set name that is not in ``REGISTRY``; the message lists the known names.
+
+    Examples
+    --------
+    >>> from labelrank.datasets import load
+    >>> load("mnist", "train")
+    Traceback (most recent call last):
+        ...
+    labelrank.datasets.registry.UnknownDatasetError: unknown data set name='mnist'; known data sets: 20newsgroups, ...
+    """
 
     def __str__(self) -> str:  # KeyError would print the message quoted
         return str(self.args[0]) if self.args else ""
 
 
 class ChecksumError(ValueError):
-    """A file whose sha256 is not the registered one (corrupt, truncated or a different version)."""
+    """A file whose sha256 is not the registered one (corrupt, truncated or a different version).
+
+    It is a :class:`ValueError`; :func:`labelrank.datasets.verify` raises it, and :func:`labelrank.datasets.fetch`
+    after a download whose file does not match (the file is then removed, never used).
+
+    Examples
+    --------
+    >>> issubclass(ChecksumError, ValueError)
+    True
+    """
 
 
 class DataUnavailableError(RuntimeError):
-    """A data set could be neither read from a mirror nor downloaded."""
+    """A data set could be neither read from a mirror nor downloaded.
+
+    It is a :class:`RuntimeError` whose message says what was tried (the mirror folder, the download) and how to point
+    ``LABELRANK_DATA`` at a local copy.
+
+    Examples
+    --------
+    >>> issubclass(DataUnavailableError, RuntimeError)
+    True
+    """
 
 
 _MIRROR_HINT = (

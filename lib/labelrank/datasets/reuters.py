@@ -47,6 +47,12 @@ def reuters_documents(folder: str | os.PathLike | None = None) -> pd.DataFrame:
         ``text`` (TITLE + BODY; for the unprocessed documents without those tags, the whole TEXT element) and
         ``text_all`` (the whole TEXT element: title, author, dateline and body), markup removed and entities such
         as ``&lt;`` decoded. Files are read as Latin-1.
+
+    Examples
+    --------
+    >>> docs = reuters_documents()
+    >>> len(docs), list(docs.columns)
+    (21578, ['newid', 'lewissplit', 'topics_attr', 'topics', 'text', 'text_all'])
     """
     folder = fetch("reuters21578") if folder is None else Path(folder)
     rows = []
@@ -98,6 +104,12 @@ def modapte_split(docs: pd.DataFrame) -> tuple[dict[str, pd.DataFrame], list[str
         categories.
     categories : list of str
         The kept categories, sorted.
+
+    Examples
+    --------
+    >>> split, categories = modapte_split(reuters_documents())
+    >>> len(split["train"]), len(split["test"]), len(categories), categories[:3]
+    (7770, 3019, 90, ['acq', 'alum', 'barley'])
     """
     required = {"lewissplit", "topics_attr", "topics"}
     if not isinstance(docs, pd.DataFrame) or not required <= set(docs.columns):
@@ -126,7 +138,13 @@ REUTERS_ANALYZER = TextAnalyzer(pattern=r"[a-z][a-z0-9]*", stop_words="english",
 
 def reuters_preparation() -> tuple[str, ...]:
     """What turns Reuters-21578's files into :func:`labelrank.datasets.load`'s matrices, as strings for cache keys:
-    the text field read, the analyzer, the weighting."""
+    the text field read, the analyzer, the weighting.
+
+    Examples
+    --------
+    >>> reuters_preparation()
+    ('field=text_all', "TextAnalyzer(pattern='[a-z][a-z0-9]*', stop_words='english', stemmer='porter')", 'ltc')
+    """
     return (f"field={REUTERS_FIELD}", repr(REUTERS_ANALYZER), "ltc")
 
 

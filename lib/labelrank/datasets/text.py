@@ -25,6 +25,20 @@ def tokenize(text: str) -> list[str]:
     ``[a-z]{2,}``): digits, punctuation and single letters separate terms and are dropped; no stemming, no stop
     list (the default :class:`TextAnalyzer`). ``"U.S. wheat exports rose 5.2%"`` gives
     ``['wheat', 'exports', 'rose']``.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    list of str
+        The terms, in their order in the text.
+
+    Examples
+    --------
+    >>> tokenize("Re: 3D graphics, in C++ & OpenGL!")
+    ['re', 'graphics', 'in', 'opengl']
     """
     return TextAnalyzer()(text)
 
@@ -100,7 +114,13 @@ def _compiled(pattern: str) -> re.Pattern:
 
 @lru_cache(maxsize=None)
 def stop_list(name: str) -> frozenset[str]:
-    """The words of a stop list of :class:`TextAnalyzer`: ``"none"`` (empty), ``"english"`` or ``"smart"``."""
+    """The words of a stop list of :class:`TextAnalyzer`: ``"none"`` (empty), ``"english"`` or ``"smart"``.
+
+    Examples
+    --------
+    >>> len(stop_list("english")), len(stop_list("smart")), "the" in stop_list("english")
+    (318, 570, True)
+    """
     if name not in _STOP_LISTS:
         raise ValueError(f"stop list must be one of {_STOP_LISTS}, got {name!r}")
     if name == "english":
@@ -148,6 +168,18 @@ def count_matrix(train_texts: Sequence[str], test_texts: Sequence[str],
         Raw term frequencies, shape (n_docs, n_terms); terms seen only in test texts are dropped.
     vocabulary : list of str
         The terms, sorted alphabetically (column order).
+
+    Parameters
+    ----------
+    train_texts, test_texts : sequence of str
+    analyzer : callable, optional
+        ``analyzer(text) -> list of str``.
+
+    Examples
+    --------
+    >>> train, test, terms = count_matrix(["the cat sat", "the dog"], ["a cat"])
+    >>> terms, train.toarray().tolist(), test.toarray().tolist()
+    (['cat', 'dog', 'sat', 'the'], [[1, 0, 1, 1], [0, 1, 0, 1]], [[1, 0, 0, 0]])
     """
     from sklearn.feature_extraction.text import CountVectorizer
 
@@ -191,6 +223,15 @@ def ltc_tfidf(train_counts, test_counts):
     -------
     X_train, X_test : scipy.sparse.csr_matrix of float64
         Rows of unit L2 norm (or all zero).
+
+    Examples
+    --------
+    "the" is in every training document (idf 0); "cat" and "sat" share the first document's weight:
+
+    >>> train, test, terms = count_matrix(["the cat sat", "the dog"], ["a cat"])
+    >>> X_train, X_test = ltc_tfidf(train, test)
+    >>> X_train.toarray().round(3).tolist(), X_test.toarray().tolist()
+    ([[0.707, 0.0, 0.707, 0.0], [0.0, 1.0, 0.0, 0.0]], [[1.0, 0.0, 0.0, 0.0]])
     """
     mats = []
     for arg, m in (("train_counts", train_counts), ("test_counts", test_counts)):

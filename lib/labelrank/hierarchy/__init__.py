@@ -1,8 +1,8 @@
 """Label hierarchies: :class:`LabelTree`, a rooted tree (or DAG) of labels, and the arrays behind the vectorized
 costs (:class:`TreeArrays`).
 
-Modules: :mod:`.tree` (the class: construction from a parent map, structure, chain statistics), :mod:`.io` (the
-YAML tree file), :mod:`.builders` (parent maps from F-term codes and from dotted label names) and :mod:`.drawing`
+Modules: ``tree`` (the class: construction from a parent map, structure, chain statistics), ``io`` (the
+YAML tree file), ``builders`` (parent maps from F-term codes and from dotted label names) and ``drawing``
 (a tidy layered drawing with matplotlib).
 """
 

@@ -53,6 +53,17 @@ class TreeArrays:
         Edge depth of the row's chain.
     ancestor_at : ndarray of int, shape (max_depth + 1, m)
         ``ancestor_at[d, i]`` is the row of ``i``'s ancestor at depth ``d`` (``i`` itself at its own depth), -1 below.
+
+    Examples
+    --------
+    >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+    >>> t.labels
+    ('r', 'a', 'b', 'a1', 'a2')
+    >>> arrays = t.arrays
+    >>> arrays.parent.tolist(), arrays.depth.tolist()
+    ([-1, 0, 0, 1, 1], [0, 1, 1, 2, 2])
+    >>> arrays.ancestor_at[1].tolist()  # the depth-1 ancestor of each row (-1 for the root)
+    [-1, 1, 2, 1, 1]
     """
 
     def __init__(self, node: np.ndarray, parent: np.ndarray, depth: np.ndarray) -> None:

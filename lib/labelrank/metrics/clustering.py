@@ -72,6 +72,15 @@ def check_contingency(contingency: Any, name: str = "contingency") -> np.ndarray
         If the table is not numeric.
     ValueError
         If it is not 2-D, is empty, holds a negative, NaN or infinite entry, or counts no document at all.
+
+    Examples
+    --------
+    >>> check_contingency([[3, 1], [0, 2]]).dtype
+    dtype('float64')
+    >>> check_contingency([[1, -1]])
+    Traceback (most recent call last):
+        ...
+    ValueError: contingency must hold non-negative counts, got -1.0 at position (0, 1)
     """
     arr = as_2d_array(contingency, name).astype(np.float64)
     finite = np.isfinite(arr)
@@ -154,6 +163,11 @@ def recall_table(contingency: Any) -> np.ndarray:
     References
     ----------
     Semantic Search Art, *Example of F-measure computation* (seed 001 of this book).
+
+    Examples
+    --------
+    >>> recall_table([[3, 1], [0, 2]]).round(3).tolist()
+    [[1.0, 0.333], [0.0, 0.667]]
     """
     C = check_contingency(contingency)
     return _safe_divide(C, C.sum(axis=0, keepdims=True))
@@ -173,6 +187,11 @@ def precision_table(contingency: Any) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of float64, shape (n_clusters, n_classes)
+
+    Examples
+    --------
+    >>> precision_table([[3, 1], [0, 2]]).tolist()
+    [[0.75, 0.25], [0.0, 1.0]]
     """
     C = check_contingency(contingency)
     return _safe_divide(C, C.sum(axis=1, keepdims=True))
@@ -185,7 +204,7 @@ def f_table(contingency: Any) -> np.ndarray:
 
         F_{ij} = \\frac{2 P_{ij} R_{ij}}{P_{ij} + R_{ij}} = \\frac{2\\, n_{ij}}{n_{i\\cdot} + n_{\\cdot j}},
 
-    computed in the second form by :func:`labelrank.metrics.decision.f_measure` (F1 from the counts TP, FP, FN of
+    computed in the second form by :func:`labelrank.metrics.f_measure` (F1 from the counts TP, FP, FN of
     the decision "document in cluster i" against "document of class j"). That form needs one division: for integer
     counts, cells whose exact F values are equal get bit-identical floats, so ties in :func:`greedy_matching` are
     real ties. A cell with :math:`n_{ij} = 0` has F = 0.
@@ -328,6 +347,14 @@ def matched_f_measure(contingency: Any) -> tuple[float, np.ndarray]:
     References
     ----------
     Kuhn, H. W. (1955). The Hungarian method for the assignment problem. *Naval Research Logistics Quarterly* 2.
+
+    Examples
+    --------
+    On the seed's worked example the Hungarian assignment finds the greedy one:
+
+    >>> mean_f, assignment = matched_f_measure([[21, 7, 11], [31, 10, 2], [9, 16, 0]])
+    >>> round(mean_f, 4), assignment.tolist()
+    (0.5237, [2, 0, 1])
     """
     F = f_table(contingency)
     rows, cols = linear_sum_assignment(F, maximize=True)
@@ -442,6 +469,15 @@ def aligned_table(contingency: Any, assignment: Any) -> tuple[np.ndarray, np.nda
         The reordered table (same dtype as the validated input, float64).
     row_order, column_order : numpy.ndarray of int64
         ``table = C[row_order][:, column_order]``.
+
+    Examples
+    --------
+    The seed's worked example, rearranged by the greedy assignment:
+
+    >>> C = [[21, 7, 11], [31, 10, 2], [9, 16, 0]]
+    >>> table, rows, columns = aligned_table(C, greedy_f_measure(C)[1])
+    >>> table.tolist(), columns.tolist()
+    ([[11.0, 21.0, 7.0], [2.0, 31.0, 10.0], [0.0, 9.0, 16.0]], [2, 0, 1])
     """
     C = check_contingency(contingency)
     a = _check_assignment(assignment, C.shape)

@@ -64,7 +64,7 @@ def harmonic_f(precision: Any, recall: Any) -> np.ndarray | float:
     """Harmonic mean of precision and recall, :math:`F = 2PR / (P + R)`, and 0 where both are 0.
 
     The one F-from-(P, R) of the library: the clustering F-measures, the cost-based set F-measure and
-    :class:`~labelrank.metrics.cost_precision.CostScorer` call it. (From counts, use :func:`f_measure`.)
+    :class:`~labelrank.metrics.CostScorer` call it. (From counts, use :func:`f_measure`.)
 
     Parameters
     ----------

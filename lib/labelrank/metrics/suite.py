@@ -1,4 +1,4 @@
-"""The paper's eight metrics as one suite: :data:`METRICS` (metadata) and :func:`evaluate` (all values at once).
+"""The paper's eight metrics as one suite: ``METRICS`` (metadata) and :func:`evaluate` (all values at once).
 
 The order is that of Yang & Gopal (2012), Tables 3 and 6: Micro-F1, Macro-F1, MAP, RankLoss, NDCG, One-Error,
 Coverage, HLoss. Each :class:`MetricInfo` says whether higher is better, whether the metric judges a ranking
@@ -27,7 +27,7 @@ class MetricInfo:
     Attributes
     ----------
     name : str
-        The paper's name ("Micro-F1", "MAP", ...), the key of :data:`METRICS`.
+        The paper's name ("Micro-F1", "MAP", ...), the key of ``METRICS``.
     function : callable
         The metric, ``function(Y, scores_or_decisions, **options) -> float``.
     higher_is_better : bool
@@ -39,6 +39,13 @@ class MetricInfo:
         The test of the paper's section 4.3.
     equations : str
         The paper's equation numbers.
+
+    Examples
+    --------
+    >>> from labelrank.metrics import METRICS
+    >>> info = METRICS["MAP"]
+    >>> info.kind, info.higher_is_better, info.test, info.equations
+    ('rank', True, 'wilcoxon', '3-4')
     """
 
     name: str
@@ -91,12 +98,12 @@ def evaluate(Y: Any, scores: Any = None, Y_pred: Any = None, *, ties: TieRule = 
     Y_pred : array-like or sparse of the same shape, optional
         The system's 0/1 decisions; needed by the three decision metrics (left out when ``None``).
     ties : {"mulan", "pessimistic", "optimistic"}
-        Tie rule of the ranking metrics (:func:`labelrank.metrics.ranking.rank_labels`).
+        Tie rule of the ranking metrics (:func:`labelrank.metrics.rank_labels`).
 
     Returns
     -------
     dict
-        ``{metric name: value}`` ordered as :data:`METRICS`.
+        ``{metric name: value}`` ordered as ``METRICS``.
 
     Examples
     --------

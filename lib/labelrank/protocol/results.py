@@ -159,7 +159,7 @@ def rank_methods(table: pd.DataFrame, value: str = "value", by: Sequence[str] = 
     Parameters
     ----------
     table : pandas.DataFrame
-        With a ``metric`` column (names of :data:`labelrank.metrics.METRICS`) and the ``value`` column.
+        With a ``metric`` column (names of ``METRICS``) and the ``value`` column.
     ties : {"min", "max", "average"}
         Rank of tied values (:meth:`pandas.Series.rank`); the paper uses both "min" and "max" (Table 6).
 

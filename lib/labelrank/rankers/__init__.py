@@ -41,9 +41,9 @@ loss is 0 for every ranking), and no target to ListNet with its default ``target
 Randomness (the order of the lists in each epoch, the initial weights of a hidden layer, the visiting order of the
 dual coordinate descent, LightGBM's seed) comes from ``random_state`` only: the same seed gives the same scores.
 
-Modules: :mod:`.losses` (the list losses), :mod:`.gradient` (ListNet, LambdaRank), :mod:`.svm` (RankSVM-IR,
-SVM-MAP), :mod:`.boosting` (LightGBM), :mod:`.pairwise_svm` (the dual coordinate-descent solver shared with the
-Rank-SVM baseline) and :mod:`._base` (input checks, standardisation, base classes); every public name is
+Modules: ``losses`` (the list losses), ``gradient`` (ListNet, LambdaRank), ``svm`` (RankSVM-IR,
+SVM-MAP), ``boosting`` (LightGBM), :mod:`~labelrank.rankers.pairwise_svm` (the dual coordinate-descent solver shared with the
+Rank-SVM baseline) and ``_base`` (input checks, standardisation, base classes); every public name is
 importable from :mod:`labelrank.rankers` itself.
 
 References
@@ -106,7 +106,18 @@ RANKERS: dict[str, type[_Ranker]] = {
 
 
 def make_ranker(name: str, **params: Any) -> _Ranker:
-    """A ranker by name (a key of :data:`RANKERS`) with the given parameters.
+    """A ranker by name (a key of ``RANKERS``) with the given parameters.
+
+    Parameters
+    ----------
+    name : {"listnet", "lambdarank", "ranksvm", "svmmap", "lightgbm"}
+    **params
+        Keyword arguments of the ranker's class.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``name``.
 
     Examples
     --------

@@ -35,6 +35,16 @@ def check_meta_features(Z: Any, name: str = "Z") -> np.ndarray:
 
     float32 and float64 arrays are returned as they are (no copy); other numeric types are converted to float64.
 
+    Parameters
+    ----------
+    Z : array-like of shape (n_instances, n_labels, n_features)
+    name : str
+        The argument's name, used in error messages.
+
+    Returns
+    -------
+    numpy.ndarray
+
     Raises
     ------
     TypeError
@@ -42,6 +52,16 @@ def check_meta_features(Z: Any, name: str = "Z") -> np.ndarray:
     ValueError
         If ``Z`` is not 3-D, has an empty dimension, or holds NaN or infinite values (the message shows the
         first offending entry).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_meta_features(np.zeros((2, 3, 4), dtype=np.float32)).dtype
+    dtype('float32')
+    >>> check_meta_features(np.zeros((2, 3)))
+    Traceback (most recent call last):
+        ...
+    ValueError: Z must be 3-D (n_instances, n_labels, n_features), got shape (2, 3)
     """
     if Z is None or isinstance(Z, (str, bytes)) or hasattr(Z, "tocsr"):
         raise TypeError(f"{name} must be a 3-D array (n_instances, n_labels, n_features), got {_describe(Z)}")

@@ -79,7 +79,27 @@ def listnet_loss(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.n
 
 def listnet_gradient(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.ndarray:
     r"""Gradient of :func:`listnet_loss` with respect to the scores: :math:`\partial L / \partial s_c = P_s(c) -
-    P_y(c)` (0 for a list without target), shape (n_lists, m)."""
+    P_y(c)` (0 for a list without target), shape (n_lists, m).
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_lists, m)
+        The scores of the m labels of each list.
+    Y : array-like of shape (n_lists, m)
+        0/1 relevance.
+    target : {"softmax", "uniform"}
+        As in :func:`listnet_loss`.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_lists, m)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> listnet_gradient(np.array([[2.0, 0.0, 1.0]]), np.array([[1, 0, 1]])).round(3)
+    array([[ 0.243, -0.065, -0.178]])
+    """
     S, P, usable = _checked_lists(scores, Y, target)
     return np.where(usable[:, None], softmax(S, axis=1) - P, 0.0)
 
@@ -176,9 +196,29 @@ def delta_metric(scores: Any, Y: Any, metric: LambdaMetric = "ndcg") -> np.ndarr
       one relevant label above it).
     * ``"none"``: 1 for every relevant/irrelevant pair (LambdaRank then reduces to RankNet).
 
+    Parameters
+    ----------
+    scores : array-like of shape (n_lists, m)
+        The scores of the m labels of each list.
+    Y : array-like of shape (n_lists, m)
+        0/1 relevance.
+    metric : {"ndcg", "map", "none"}
+        The metric whose change is measured (``"none"``: 1 for every relevant/irrelevant pair).
+
     Returns
     -------
     numpy.ndarray of shape (n_lists, m, m)
+
+    Examples
+    --------
+    Labels 0 and 2 are relevant; scores rank them 3rd and 2nd. Swapping labels 0 and 1 would put a relevant label
+    on top (AP from 0.583 to 1, a change of 0.4167):
+
+    >>> import numpy as np
+    >>> delta_metric(np.array([[0.0, 2.0, 1.0]]), np.array([[1, 0, 1]]), metric="map").round(4)
+    array([[[0.    , 0.4167, 0.    ],
+            [0.4167, 0.    , 0.25  ],
+            [0.    , 0.25  , 0.    ]]])
     """
     metric = check_choice(metric, "metric", ("ndcg", "map", "none"))
     S, Yb = _check_scores_labels(scores, Y)
@@ -198,9 +238,26 @@ def ranknet_cost(scores: Any, Y: Any, sigma: float = 1.0, weights: Any = None) -
 
     with :math:`w_{ij} = 1`, or the given ``weights`` of shape (n_lists, m, m) (e.g. :func:`delta_metric`).
 
+    Parameters
+    ----------
+    scores : array-like of shape (n_lists, m)
+        The scores of the m labels of each list.
+    Y : array-like of shape (n_lists, m)
+        0/1 relevance.
+    sigma : float, default=1.0
+        The slope of the pair's logistic.
+    weights : array-like of shape (n_lists, m, m), optional
+        :math:`w_{ij}`; 1 for every pair by default.
+
     Returns
     -------
     numpy.ndarray of shape (n_lists,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ranknet_cost(np.array([[0.0, 2.0, 1.0]]), np.array([[1, 0, 1]])).round(4)
+    array([3.4402])
     """
     S = np.asarray(scores, dtype=np.float64)
     Y = check_label_matrix(Y, "Y").astype(bool)
@@ -231,11 +288,31 @@ def lambda_gradients(
     moves relevant labels up. With the weights held fixed, :math:`\lambda` is the gradient of
     :func:`ranknet_cost` with ``weights = delta_metric(...)``.
 
+    Parameters
+    ----------
+    scores : array-like of shape (n_lists, m)
+        The scores of the m labels of each list.
+    Y : array-like of shape (n_lists, m)
+        0/1 relevance.
+    metric : {"ndcg", "map", "none"}
+        As in :func:`delta_metric`.
+    sigma : float, default=1.0
+        As in :func:`ranknet_cost`.
+
     Returns
     -------
     lambdas : numpy.ndarray of shape (n_lists, m)
     cost : numpy.ndarray of shape (n_lists,)
         The weighted RankNet cost at these scores (for monitoring).
+
+    Examples
+    --------
+    The irrelevant label 1 on top gets a positive gradient (descent pushes it down), the relevant ones negative:
+
+    >>> import numpy as np
+    >>> lambdas, cost = lambda_gradients(np.array([[0.0, 2.0, 1.0]]), np.array([[1, 0, 1]]), metric="map")
+    >>> lambdas.round(4)
+    array([[-0.367 ,  0.5498, -0.1828]])
     """
     metric = check_choice(metric, "metric", ("ndcg", "map", "none"))
     S, Yb = _check_scores_labels(scores, Y)

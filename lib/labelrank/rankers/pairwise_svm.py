@@ -106,6 +106,12 @@ class PairwiseHingeResult:
         ``max(PG_max, 0) - min(PG_min, 0)`` over the last epoch.
     primal_objective, dual_objective : float
         :math:`P(W)` and :math:`D(\\alpha)`; their difference is the duality gap (0 at the optimum).
+
+    Examples
+    --------
+    >>> res = fit_pairwise_hinge([[0.0], [1.0]], pos_rows=[1], neg_rows=[0], C=10.0)
+    >>> res.converged, res.alpha.tolist(), res.duality_gap
+    (True, [1.0], 0.0)
     """
 
     coef: np.ndarray
@@ -510,6 +516,13 @@ def pair_margins(
     Returns
     -------
     numpy.ndarray of shape (n_pairs,)
+
+    Examples
+    --------
+    Rows 1 and 2 each against row 0, one shared weight 2:
+
+    >>> pair_margins([[0.0], [1.0], [3.0]], [2.0], pos_rows=[1, 2], neg_rows=[0, 0]).tolist()
+    [2.0, 6.0]
     """
     is_sparse, dense, data, indices, indptr, n_rows, n_features = _as_feature_matrix(F)
     W = np.asarray(coef, dtype=np.float64)

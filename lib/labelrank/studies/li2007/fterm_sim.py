@@ -551,7 +551,7 @@ class SimulatedTask:
         cutoff : int
             Ranked F-terms beyond this rank are ignored.
         recall : {"symmetric", "binary"}
-            The recall behind the F-measure (:func:`labelrank.metrics.cost_precision.set_f_measure`).
+            The recall behind the F-measure (:func:`labelrank.metrics.set_f_measure`).
         progress : bool
             Show a progress bar over the runs.
 
