@@ -240,6 +240,8 @@ def test_layout_and_draw(sport):
     assert "Premier League" not in folded and "+3@Sport" in folded
     ax = sport.draw(highlight=["Tennis"], annotate={"Tennis": "n3 = 2"}, fold=["Politics"])
     assert ax.get_ylabel().startswith("depth")
+    shown = sport.draw(text=str.upper)
+    assert "TENNIS" in {t.get_text() for t in shown.texts} and "Tennis" not in {t.get_text() for t in shown.texts}
     plt.close("all")
     with pytest.raises(ValueError, match="unknown label"):
         sport.draw(highlight=["Golf"])

@@ -6,7 +6,7 @@ imports it)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from labelrank._optional import require
@@ -73,6 +73,7 @@ def draw(
     fontsize: float = 9,
     node_color: str = "#dde6f0",
     highlight_color: str = "#f6c667",
+    text: Callable[[str], str] | None = None,
 ) -> Any:
     """:meth:`labelrank.hierarchy.LabelTree.draw` (documented there)."""
     plt = require("matplotlib.pyplot", "LabelTree.draw")
@@ -104,10 +105,11 @@ def draw(
             count, parent = key.split("@", 1)
             px, py = pos[parent]
             ax.plot([px, x], [py, y], color="0.6", lw=1, ls=":", zorder=1)
-            text, color, ec = count, "white", "0.6"
+            shown, color, ec = count, "white", "0.6"
         else:
-            text, color, ec = key, (highlight_color if key in high else node_color), "0.3"
-        ax.text(x, y, text, ha="center", va="center", fontsize=fontsize, zorder=3,
+            shown = key if text is None else str(text(key))
+            color, ec = (highlight_color if key in high else node_color), "0.3"
+        ax.text(x, y, shown, ha="center", va="center", fontsize=fontsize, zorder=3,
                 bbox=dict(boxstyle="round,pad=0.25", fc=color, ec=ec, lw=0.8))
         if key in annotate:
             ax.text(x, y - 0.3, annotate[key], ha="center", va="top", fontsize=fontsize * 0.8, color="0.15",

@@ -22,7 +22,7 @@ may have several root-to-node chains; :meth:`LabelTree.depth` is the shortest.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -577,6 +577,7 @@ class LabelTree:
         fontsize: float = 9,
         node_color: str = "#dde6f0",
         highlight_color: str = "#f6c667",
+        text: Callable[[str], str] | None = None,
     ) -> Any:
         """Draw the tree with matplotlib in a tidy top-down layout (no graphviz needed).
 
@@ -593,6 +594,9 @@ class LabelTree:
             Text written under a label's box (e.g. ``{"AA01": "n2 = 3.2"}``).
         fontsize, node_color, highlight_color
             Styling.
+        text : callable, optional
+            The text shown in a label's box, ``text(label)`` (the label itself by default), e.g. the last part of a
+            dotted name when the full names would overlap.
 
         Returns
         -------
@@ -601,6 +605,6 @@ class LabelTree:
         from labelrank.hierarchy.drawing import draw
 
         return draw(self, ax, fold=fold, highlight=highlight, annotate=annotate, fontsize=fontsize,
-                    node_color=node_color, highlight_color=highlight_color)
+                    node_color=node_color, highlight_color=highlight_color, text=text)
 
 
