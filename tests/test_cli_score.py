@@ -343,3 +343,39 @@ def test_a_closed_stdout_ends_quietly(files):
     res = subprocess.run(["bash", "-c", f"set -o pipefail; {cmd}"], capture_output=True, text=True, cwd=ROOT,
                          timeout=120)
     assert res.stdout.startswith("run: ") and res.stderr == "" and res.returncode == 141
+
+
+def test_measures_add_the_hierarchical_f_of_the_assigned_set(tmp_path):
+    """--measures hF LCA-F: each document's F of the assigned set under the set- and pair-based measures, averaged
+    like the other rows (macro), for the threshold and the top-K rule; --per-doc shows each document's."""
+    import numpy as np
+
+    from labelrank.cli import read_run, read_truth, score_run, write_run, write_truth
+    from labelrank.hierarchy import LabelTree
+    from labelrank.metrics import CostScorer, hierarchical_prf, lca_prf
+
+    tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a", "b1": "b", "b2": "b"})
+    truth = {"d1": ["a1"], "d2": ["b1", "a2"], "d3": ["b2"]}
+    ranking = {"d1": ["a2", "b1", "a1"], "d2": ["b2", "a2"], "d3": ["a1", "b2"]}
+    scores = {"d1": [0.9, 0.7, 0.2], "d2": [0.8, 0.6], "d3": [0.6, 0.55]}
+    write_truth(tmp_path / "t.txt", truth)
+    write_run(tmp_path / "r.txt", ranking, scores)
+    t = read_truth(tmp_path / "t.txt", tree.labels)
+    run = read_run(tmp_path / "r.txt", tree.labels, t)
+    scorer = CostScorer.from_tree(tree)
+    for options, assigned in (({}, {d: [x for x, s in zip(ranking[d], scores[d]) if s >= 0.5] for d in truth}),
+                              ({"top": 1}, {d: ranking[d][:1] for d in truth})):
+        table = score_run(scorer, t, run, measures=["hF", "LCA-F"], tree=tree, **options)
+        docs = list(truth)
+        for measure, func in (("hF", hierarchical_prf), ("LCA-F", lca_prf)):
+            expected = np.mean([func(tree, [truth[d]], [assigned[d]])[2] for d in docs])
+            assert table.loc["F-measure", measure] == pytest.approx(expected)
+            assert func(tree, [truth[d] for d in docs], [assigned[d] for d in docs], average="macro")[2] == \
+                pytest.approx(expected)
+            assert np.isnan(table.loc["A-Precision", measure])
+        per_doc = score_run(scorer, t, run, measures=["hF"], tree=tree, per_document=True, **options)
+        assert per_doc[("F-measure", "hF")].mean() == pytest.approx(table.loc["F-measure", "hF"])
+    # the option is checked like the others
+    out = subprocess.run([sys.executable, "-m", "labelrank.cli", "score", "--tree", "t", "--truth", "t", "--run", "r",
+                          "--measures", "F1"], capture_output=True, text=True)
+    assert out.returncode == 2 and "invalid choice: 'F1'" in out.stderr

@@ -86,6 +86,8 @@ pairs a run holds, so the cost grows with the run, not with the size of the tree
 exit status: 0 on success, 2 on bad input (one message naming the file and line)."""
 
 ORDERS: tuple[str, ...] = ("rank", "score")
+#: The hierarchical F-measures ``labelrank score --measures`` adds (``labelrank.metrics.hierarchical``).
+HIERARCHICAL_MEASURES: tuple[str, ...] = ("hF", "LCA-F")
 
 # ASCII only: Python's int() and float() also accept "1_0" (= 10) and non-ASCII digits such as "\u0661" (= 1).
 _INTEGER = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
@@ -425,7 +427,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
             print(f"labelrank: warning: {path}: ranks and scores disagree in {run.disagree} of {len(run.ranking)} "
                   f"documents (a label ranked above another has a lower score); {rule}", file=sys.stderr)
         table = score_run(scorer, truth, run, cutoff=args.cutoff, threshold=args.threshold, top=args.top,
-                          per_document=args.per_doc)
+                          per_document=args.per_doc, measures=args.measures, tree=tree)
         missing = sum(1 for d in docs if d not in run.ranking)
         if i:
             print()
@@ -435,7 +437,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: int = 200, threshold: float = 0.5,
-              top: int | None = None, per_document: bool = False):
+              top: int | None = None, per_document: bool = False, measures: Sequence[str] = (), tree=None):
     """The table ``labelrank score`` prints for one run: the means, or one row per document of ``truth``.
 
     Parameters
@@ -443,8 +445,10 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
     scorer : labelrank.metrics.CostScorer
     truth : ``{doc: true labels}`` (:func:`read_truth`)
     run : Run (:func:`read_run`)
-    cutoff, threshold, top, per_document
-        As the options ``--cutoff``, ``--threshold``, ``--top`` and ``--per-doc``.
+    cutoff, threshold, top, per_document, measures
+        As the options ``--cutoff``, ``--threshold``, ``--top``, ``--per-doc`` and ``--measures``.
+    tree : LabelTree, optional
+        The tree, needed by ``measures`` (``labelrank.metrics.hierarchical.per_document_f``).
 
     Returns
     -------
@@ -453,7 +457,8 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
 
     Examples
     --------
-    A document that ranks a sibling of its label first (BDM gives partial credit), and one ranked exactly:
+    A document that ranks a sibling of its label first (BDM gives partial credit), and one ranked exactly; with
+    ``measures``, the hierarchical F-measures of the assigned set appear beside the F-measure's variants:
 
     >>> import os, tempfile
     >>> from labelrank.hierarchy import LabelTree
@@ -470,6 +475,12 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
     A-Precision  0.7500  0.8438  0.7500
     R-Precision  0.5000  0.6875  0.6875
     F-measure    0.8333  0.9074  0.8333
+    >>> score_run(CostScorer.from_tree(tree), truth, run, measures=["hF", "LCA-F"], tree=tree).round(4)
+    variant      binary    high     low   hF  LCA-F
+    measure
+    A-Precision  0.7500  0.8438  0.7500  NaN    NaN
+    R-Precision  0.5000  0.6875  0.6875  NaN    NaN
+    F-measure    0.8333  0.9074  0.8333  0.9    0.9
     """
     docs = list(truth)
     ranking = [run.ranking.get(d, []) for d in docs]
@@ -478,8 +489,21 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
     else:
         assigned = [[lab for lab, s in zip(run.ranking.get(d, []), run.scores.get(d, [])) if s >= threshold]
                     for d in docs]
-    return scorer.score([truth[d] for d in docs], ranking, assigned, cutoff=cutoff, per_document=per_document,
-                        index=docs)
+    table = scorer.score([truth[d] for d in docs], ranking, assigned, cutoff=cutoff, per_document=per_document,
+                         index=docs)
+    if measures:
+        from labelrank.metrics.hierarchical import per_document_f
+
+        if tree is None:
+            raise ValueError("score_run needs tree= to compute the hierarchical measures")
+        for measure in measures:
+            values = per_document_f(tree, [truth[d] for d in docs], assigned, measure)
+            if per_document:
+                table[("F-measure", measure)] = values
+            else:
+                table[measure] = float("nan")
+                table.loc["F-measure", measure] = float(values.mean())
+    return table
 
 
 def _format_table(table, per_doc: bool) -> str:
@@ -495,10 +519,10 @@ def _format_table(table, per_doc: bool) -> str:
         table = table.rename(columns=_VARIANT_NAMES)
         table.columns.name = None
         table.index.name = None
-        return table.to_string(**fmt)
+        return table.to_string(na_rep="", **fmt)
     both = pd.concat([table, table.mean(axis=0).to_frame().T])  # one frame only to align the columns
     both.index = [*table.index, f"(mean of {len(table)})"]
-    both.columns = [f"{_SHORT[m]}.{_VARIANT_NAMES[v]}" for m, v in table.columns]
+    both.columns = [f"{_SHORT[m]}.{_VARIANT_NAMES.get(v, v)}" for m, v in table.columns]
     lines = both.to_string(**fmt).splitlines()
     return "\n".join([*lines[:-1], "=" * len(lines[0]), lines[-1]])
 
@@ -574,6 +598,10 @@ def build_parser() -> argparse.ArgumentParser:
     assign.add_argument("--top", default=None,
                         help="assigned set for the F-measure: the TOP best-ranked labels instead")
     score.add_argument("--per-doc", action="store_true", help="print every document's scores, then the mean")
+    score.add_argument("--measures", nargs="+", choices=HIERARCHICAL_MEASURES, default=[], metavar="MEASURE",
+                       help="also the hierarchical F-measures of the assigned set, beside binary, BDM-High and "
+                       "BDM-Low: 'hF' (set-based, Kiritchenko et al.) and/or 'LCA-F' (pair-based, Kosmopoulos et "
+                       "al.); the mean over documents of each document's value, the root never counted")
     score.set_defaults(func=_cmd_score)
     return parser
 

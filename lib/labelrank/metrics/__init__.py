@@ -13,6 +13,7 @@ from labelrank.metrics.ranking import (  # noqa: F401
 from labelrank.metrics.decision import f_measure, hamming_loss, harmonic_f, macro_f1, micro_f1  # noqa: F401
 from labelrank.metrics.suite import METRICS, MetricInfo, evaluate  # noqa: F401
 from labelrank.metrics import significance  # noqa: F401
+from labelrank.metrics.hierarchical import hierarchical_prf, lca_prf  # noqa: F401
 from labelrank.metrics.cost_precision import (  # noqa: F401  (eq. 3's function stays in its module, same name)
     CostScorer, a_precision, r_precision, set_f_measure, set_precision, set_recall,
 )
@@ -26,6 +27,8 @@ __all__ = [
     "evaluate", "METRICS", "MetricInfo",
     # cost-based precision (Li et al. 2007)
     "CostScorer", "a_precision", "r_precision", "set_precision", "set_recall", "set_f_measure",
+    # hierarchical precision, recall and F (set-based and pair-based)
+    "hierarchical_prf", "lca_prf",
     # clustering F-measures (Semantic Search Art)
     "contingency_table", "check_contingency", "precision_table", "recall_table", "f_table", "greedy_f_measure", "greedy_matching",
     "matched_f_measure", "class_weighted_f_measure", "aligned_table", "clustering_accuracy", "retrieval_scores",

@@ -34,7 +34,6 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy import stats
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import SGDClassifier
@@ -51,6 +50,7 @@ from labelrank.cost import bdm, path_distance
 from labelrank.hierarchy import LabelTree
 from labelrank.metrics import CostScorer
 from labelrank.protocol.profile import resolve
+from labelrank.studies.li2007.families import bootstrap_taus
 from labelrank.studies.li2007.fterm_sim import MEASURES, VARIANT_NAMES
 
 __all__ = ["ROOT", "System", "SYSTEMS", "QUICK_SYSTEMS", "newsgroups_tree", "tree_shape", "sample_sizes",
@@ -384,7 +384,8 @@ def kendall_intervals(per_document: dict[str, pd.DataFrame], n_boot: int = 1000,
     """Table 2 with bootstrap intervals: Kendall's tau between the runs' binary and BDM rankings, per measure.
 
     The messages are resampled with replacement ``n_boot`` times; each resample gives every run's mean scores and
-    the six taus (scipy's tau-b). The interval is the percentile interval at ``level``.
+    the six taus (scipy's tau-b). The interval is the percentile interval at ``level``
+    (:func:`labelrank.studies.li2007.families.bootstrap_taus`).
 
     Returns
     -------
@@ -392,22 +393,11 @@ def kendall_intervals(per_document: dict[str, pd.DataFrame], n_boot: int = 1000,
         Index (variant, measure) for BDM-High and BDM-Low and the three measures; columns ``tau`` (on all
         messages), ``low``, ``high``.
     """
-    names = list(per_document)
-    columns = [(m, v) for m in MEASURES for v in VARIANT_NAMES]
-    values = np.stack([per_document[n][columns].to_numpy() for n in names])  # (runs, messages, measure x variant)
-    n_docs = values.shape[1]
-    counts = np.random.default_rng(seed).multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=n_boot)
-    boot = np.einsum("bd,rdc->brc", counts, values) / n_docs  # (n_boot, runs, columns)
-    full = values.mean(axis=1)
     rows = {}
     for m in MEASURES:
-        binary = columns.index((m, "binary"))
+        taus = bootstrap_taus({name: table[m] for name, table in per_document.items()}, n_boot, seed, level)
         for v in ("high", "low"):
-            j = columns.index((m, v))
-            taus = [stats.kendalltau(b[:, binary], b[:, j]).statistic for b in boot]
-            lo, hi = np.nanpercentile(taus, [50 * (1 - level), 50 * (1 + level)])
-            rows[(VARIANT_NAMES[v], m)] = {"tau": float(stats.kendalltau(full[:, binary], full[:, j]).statistic),
-                                           "low": float(lo), "high": float(hi)}
+            rows[(VARIANT_NAMES[v], m)] = taus.loc[("binary", v)].to_dict()
     return pd.DataFrame(rows).T.rename_axis(["variant", "measure"])
 
 
