@@ -45,6 +45,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from labelrank._validation import _describe, check_choice
+from labelrank.cost import _common_prefix
 from labelrank.hierarchy import LabelTree
 
 __all__ = ["hierarchical_prf", "lca_prf"]
@@ -274,7 +275,7 @@ def _lca_counts(tree: LabelTree, truth: list[list[str]], predicted: list[list[st
             counts.append((0, len(pred), len(true)))
             continue
         tc, pc = [chains(x)[0] for x in true], [chains(x)[0] for x in pred]
-        shared = np.array([[_common(p, t) for t in tc] for p in pc])  # nodes below the root both chains share
+        shared = np.array([[_common_prefix(p, t) for t in tc] for p in pc])  # nodes below the root both chains share
         cost = np.array([[len(p) + len(t) for t in tc] for p in pc]) - 2 * shared
         aug_pred, aug_true = set(), set()
         for i, j in _edge_cover(cost):
@@ -299,11 +300,3 @@ def per_document_f(tree: LabelTree, truth: Sequence[Collection[str]], predicted:
     counts = _set_counts(tree, truth, predicted) if measure == "hF" else _lca_counts(_check_tree(tree), truth, predicted)
     return np.array([_prf(row[None, :], "macro")[2] for row in counts])
 
-
-def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
