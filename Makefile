@@ -13,7 +13,7 @@ all: book
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[book,test,dask]"
+	$(BIN)/python -m pip install --quiet -e ".[book,test,dask,crosscheck]"
 	touch $(STAMP)
 
 data: $(STAMP)

@@ -13,48 +13,21 @@ import numpy as np
 import pytest
 
 from labelrank.cli import read_run, read_truth, score_run
-from labelrank.hierarchy import LabelTree
 from labelrank.metrics.cost_precision import CostScorer
+from labelrank.studies.crosscheck import FLAT_TREE, random_run, trec_eval_scores
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
-LABELS = [f"L{i:03d}" for i in range(60)]
-TREE = LabelTree.from_parents({"root": None, **{lab: "root" for lab in LABELS}})
+TREE = FLAT_TREE
 SCORER = CostScorer.from_tree(TREE)
 
 
 def random_case(rng: np.random.Generator, *, ties: bool, disagree: bool):
-    """Truth and run files' contents: 30 documents, 1-6 true labels, 0-40 listed labels (some documents absent)."""
-    truth, run = [], []
-    for d in range(30):
-        doc = f"doc{d}"
-        true = rng.choice(LABELS, size=rng.integers(1, 7), replace=False)
-        truth += [f"{doc} {lab}" for lab in true]
-        if rng.random() < 0.15:
-            continue  # a document the run never mentions
-        listed = rng.choice(LABELS, size=rng.integers(1, 41), replace=False)
-        scores = rng.integers(0, 4, size=len(listed)) / 4 if ties else rng.permutation(len(listed)) / len(listed)
-        order = np.argsort(-scores, kind="stable")
-        ranks = np.empty(len(listed), dtype=int)
-        ranks[order] = np.arange(1, len(listed) + 1)
-        if disagree:
-            ranks = rng.permutation(ranks)
-        run += [f"{doc} {lab} {r} {float(s)!r}" for lab, r, s in zip(listed, ranks, scores)]
-    rng.shuffle(run)
-    return "\n".join(truth) + "\n", "\n".join(run) + "\n"
+    return random_run(rng, ties=ties, disagree=disagree)
 
 
 def trec_eval_per_doc(truth: dict, path, cutoff: int) -> dict[str, dict[str, float]]:
-    qrel = {doc: {lab: 1 for lab in labels} for doc, labels in truth.items()}
-    run: dict[str, dict[str, float]] = {}
-    for line in path.read_text().splitlines():
-        doc, lab, _rank, score = line.split()
-        run.setdefault(doc, {})[lab] = float(score)
-    # trec_eval's order (score descending, label descending), cut at `cutoff` as -M would
-    cut = {doc: dict(sorted(items.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)[:cutoff])
-           for doc, items in run.items()}
-    result = pytrec_eval.RelevanceEvaluator(qrel, {"map", "Rprec"}).evaluate(cut)
-    return {doc: result.get(doc, {"map": 0.0, "Rprec": 0.0}) for doc in truth}  # -c: a missing query scores 0
+    return trec_eval_scores(pytrec_eval, truth, path.read_text(), cutoff)
 
 
 @pytest.mark.parametrize("seed", range(8))
