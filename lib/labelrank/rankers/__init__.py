@@ -15,8 +15,9 @@ class                         scoring function                    training
 :class:`LambdaRank`           linear, or one tanh hidden layer    RankNet gradients times :math:`|\Delta NDCG|`
                                                                   or :math:`|\Delta AP|` (Burges et al. 2007),
                                                                   mini-batch Adam/SGD, 50 epochs
-:class:`RankSVMIR`            linear :math:`w \cdot \phi`         pairwise hinge SVM (Joachims 2002), dual
-                                                                  coordinate descent to a tolerance
+:class:`RankSVMIR`            linear :math:`w \cdot \phi`         pairwise hinge SVM (Joachims 2002),
+                                                                  augmented Lagrangian with Newton steps
+                                                                  to a duality-gap certificate
 :class:`SVMMAP`               linear :math:`w \cdot \phi`         structural SVM with the loss 1 - AP (Yue et
                                                                   al. 2007), 1-slack cutting planes
 :class:`LightGBMLambdaRank`   gradient-boosted trees              LightGBM ``objective="lambdarank"``
@@ -38,12 +39,12 @@ no relevant category, or with every category relevant, gives no pair to RankSVM-
 loss is 0 for every ranking), and no target to ListNet with its default ``target="normalized"``. With
 ``target="softmax"`` such a list has the uniform target distribution (a pull towards equal scores) and is used.
 
-Randomness (the order of the lists in each epoch, the initial weights of a hidden layer, the visiting order of the
-dual coordinate descent, LightGBM's seed) comes from ``random_state`` only: the same seed gives the same scores.
+Randomness (the order of the lists in each epoch, the initial weights of a hidden layer, the visiting order of
+RankSVM-IR's dual coordinate descent with ``solver="dcd"``, LightGBM's seed) comes from ``random_state`` only: the same seed gives the same scores.
 
 Modules: ``losses`` (the list losses), ``gradient`` (ListNet, LambdaRank), ``svm`` (RankSVM-IR,
 SVM-MAP), ``boosting`` (LightGBM), :mod:`~labelrank.rankers.pairwise_svm` (the dual coordinate-descent solver shared with the
-Rank-SVM baseline) and ``_base`` (input checks, standardisation, base classes); every public name is
+Rank-SVM baseline), :mod:`~labelrank.rankers.pairwise_newton` (RankSVM-IR's augmented Lagrangian solver) and ``_base`` (input checks, standardisation, base classes); every public name is
 importable from :mod:`labelrank.rankers` itself.
 
 References

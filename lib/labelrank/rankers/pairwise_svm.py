@@ -298,6 +298,13 @@ def _as_feature_matrix(F: Any) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray
             raise ValueError("F must be finite, got a NaN or infinite entry")
         return (True, np.empty((0, 0)), csr.data, csr.indices.astype(np.int64), csr.indptr.astype(np.int64),
                 csr.shape[0], csr.shape[1])
+    dense = _as_dense_matrix(F)
+    empty_i = np.empty(0, dtype=np.int64)
+    return False, dense, np.empty(0), empty_i, empty_i, dense.shape[0], dense.shape[1]
+
+
+def _as_dense_matrix(F: Any) -> np.ndarray:
+    """``F`` as a C-contiguous, finite float64 matrix of shape (n_rows, n_features)."""
     try:
         dense = np.ascontiguousarray(F, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -306,8 +313,7 @@ def _as_feature_matrix(F: Any) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray
         raise ValueError(f"F must be 2-D (n_rows, n_features), got shape {dense.shape}")
     if not np.all(np.isfinite(dense)):
         raise ValueError("F must be finite, got a NaN or infinite entry")
-    empty_i = np.empty(0, dtype=np.int64)
-    return False, dense, np.empty(0), empty_i, empty_i, dense.shape[0], dense.shape[1]
+    return dense
 
 
 def _as_index(values: Any, name: str, size: int | None, upper: int, upper_name: str) -> np.ndarray:

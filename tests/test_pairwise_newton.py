@@ -1,0 +1,169 @@
+"""Tests of labelrank.rankers.pairwise_newton: the augmented Lagrangian solver of the one-block pairwise hinge SVM
+against LIBLINEAR, an L-BFGS-B solve of the dual and the dual coordinate descent solver; its duality-gap
+certificate at any C; RankSVMIR's two solvers."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_pairwise_svm import lbfgs_dual_weights, liblinear_weights, random_problem
+
+from labelrank.rankers import RankSVMIR
+from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm
+from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, pair_margins
+
+
+def primal(F, a, b, C, w):
+    return 0.5 * w @ w + np.sum(C * np.maximum(0.0, 1.0 - pair_margins(F, w, a, b)))
+
+
+@pytest.mark.parametrize("C, w", [(0.25, 0.25), (10.0, 1.0), (1e6, 1.0)])
+def test_one_pair_by_hand(C, w):
+    # min 1/2 w^2 + C max(0, 1 - w): w = min(C, 1)
+    res = fit_pairwise_hinge_alm([[0.0], [1.0]], [1], [0], C=C)
+    assert res.converged
+    assert res.coef[0, 0] == pytest.approx(w, rel=1e-6)
+    assert 0.0 <= res.alpha[0] <= C
+    assert res.duality_gap <= 1e-6 * max(1.0, res.primal_objective)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("C", [0.01, 0.3, 5.0])
+def test_matches_liblinear_on_explicit_differences(seed, C):
+    F, a, b = random_problem(seed)
+    res = fit_pairwise_hinge_alm(F, a, b, C, tol=1e-10)
+    reference = liblinear_weights(F[a] - F[b], C)
+    assert res.converged
+    np.testing.assert_allclose(res.coef[0], reference, atol=1e-4 * max(1.0, np.abs(reference).max()))
+    assert res.primal_objective <= primal(F, a, b, C, reference) + 1e-8 * res.primal_objective
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_unequal_bounds_match_an_lbfgs_solution_of_the_dual(seed):
+    F, a, b = random_problem(seed)
+    bounds = np.random.default_rng(seed).uniform(0.05, 3.0, a.size)
+    res = fit_pairwise_hinge_alm(F, a, b, bounds, tol=1e-10)
+    np.testing.assert_allclose(res.coef[0], lbfgs_dual_weights(F[a] - F[b], bounds), atol=1e-4)
+    assert np.all((res.alpha >= 0) & (res.alpha <= bounds))
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("C", [1e-3, 0.1, 2.0])
+def test_same_optimum_as_dual_coordinate_descent(seed, C):
+    # where dual coordinate descent converges (small C), both solvers reach the same weights
+    F, a, b = random_problem(seed, n_rows=60, d=6, n_pairs=200)
+    dcd = fit_pairwise_hinge(F, a, b, C, tol=1e-10, max_iter=100_000)
+    alm = fit_pairwise_hinge_alm(F, a, b, C, tol=1e-12)
+    assert dcd.converged and alm.converged
+    np.testing.assert_allclose(alm.coef, dcd.coef, atol=1e-5 * max(1.0, np.abs(dcd.coef).max()))
+    assert alm.primal_objective == pytest.approx(dcd.primal_objective, rel=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), log_c=st.floats(-6, 7), n_pairs=st.integers(1, 120), d=st.integers(1, 8),
+       log_scale=st.floats(-3, 3))
+def test_certificate_at_any_C(seed, log_c, n_pairs, d, log_scale):
+    """Converged, alpha in its box, the reported objectives are those of coef and alpha, gap within tol, at any C
+    and any scale of the rows."""
+    C = 10.0**log_c
+    F, a, b = random_problem(seed, n_rows=25, d=d, n_pairs=n_pairs)
+    F *= 10.0**log_scale
+    res = fit_pairwise_hinge_alm(F, a, b, C)
+    assert res.converged
+    assert np.all((res.alpha >= 0) & (res.alpha <= C))
+    assert res.primal_objective == pytest.approx(primal(F, a, b, C, res.coef[0]), rel=1e-9, abs=1e-12)
+    w_dual = (F[a] - F[b]).T @ res.alpha
+    assert res.dual_objective == pytest.approx(res.alpha.sum() - 0.5 * w_dual @ w_dual, rel=1e-9, abs=1e-9)
+    assert 0.0 <= res.duality_gap + 1e-9 * max(1.0, res.primal_objective)
+    assert res.duality_gap <= 1e-6 * max(1.0, res.primal_objective)
+
+
+@pytest.mark.parametrize("seed, n_rows, d, n_pairs, scale, C", [
+    (910654, 25, 6, 45, 120.78, 3.504e6), (822731, 52, 8, 233, 56.34, 1.216e6), (24672, 29, 7, 94, 173.89, 8.443e4),
+    (373539, 52, 5, 259, 773.62, 1.454e5)])
+def test_badly_scaled_rows_at_large_C(seed, n_rows, d, n_pairs, scale, C):
+    # found by a random search: a line search that gave up below steps of 1e-12 stalled the method here
+    F, a, b = random_problem(seed, n_rows=n_rows, d=d, n_pairs=n_pairs)
+    res = fit_pairwise_hinge_alm(F * scale, a, b, C)
+    assert res.converged and res.duality_gap <= 1e-6 * res.primal_objective
+
+
+def test_large_C_reaches_the_optimum_that_dual_coordinate_descent_misses():
+    F, a, b = random_problem(7, n_rows=80, d=6, n_pairs=400)
+    C = 1e4
+    alm = fit_pairwise_hinge_alm(F, a, b, C)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dcd = fit_pairwise_hinge(F, a, b, C, max_iter=200)
+    assert alm.converged and not dcd.converged
+    # the certificate bounds everything: no weights can do better than the dual value
+    assert alm.primal_objective <= dcd.primal_objective
+    assert dcd.primal_objective >= alm.dual_objective
+
+
+def test_warm_start_reaches_the_same_optimum():
+    F, a, b = random_problem(3, n_rows=50, d=5, n_pairs=150)
+    cold = fit_pairwise_hinge_alm(F, a, b, 10.0, tol=1e-10)
+    near = fit_pairwise_hinge_alm(F, a, b, 1.0, tol=1e-10)
+    warm = fit_pairwise_hinge_alm(F, a, b, 10.0, tol=1e-10, coef_init=near.coef[0])
+    np.testing.assert_allclose(warm.coef, cold.coef, atol=1e-5)
+
+
+def test_no_pairs_gives_zero_weights():
+    res = fit_pairwise_hinge_alm(np.ones((3, 2)), [], [], 1.0)
+    assert res.converged and res.coef.shape == (1, 2) and not res.coef.any()
+
+
+def test_max_iter_stops_without_convergence():
+    F, a, b = random_problem(1, n_rows=40, d=5, n_pairs=200)
+    res = fit_pairwise_hinge_alm(F, a, b, 1e5, tol=1e-14, max_iter=1)
+    assert not res.converged and res.violation > 1e-14
+
+
+@pytest.mark.parametrize(
+    "F, kwargs, error, match",
+    [
+        (sp.csr_matrix(np.eye(2)), {}, TypeError, "dense 2-D array"),
+        ([[np.nan, 0.0], [1.0, 0.0]], {}, ValueError, "finite"),
+        ([1.0, 2.0], {}, ValueError, "2-D"),
+        ([["a", "b"], ["c", "d"]], {}, TypeError, "real numbers"),
+        (np.eye(2), {"C": -1.0}, ValueError, "C must be"),
+        (np.eye(2), {"tol": 0.0}, ValueError, "tol"),
+        (np.eye(2), {"max_iter": 0}, ValueError, "max_iter"),
+        (np.eye(2), {"coef_init": [1.0, 2.0, 3.0]}, ValueError, "coef_init must be 2 finite numbers"),
+        (np.eye(2), {"pos_rows": [5]}, ValueError, "pos_rows must lie in"),
+    ],
+)
+def test_bad_arguments(F, kwargs, error, match):
+    args = {"pos_rows": [0], "neg_rows": [1], **kwargs}
+    with pytest.raises(error, match=match):
+        fit_pairwise_hinge_alm(F, **args)
+
+
+def ranking_problem(seed, n=60, m=6, d=5):
+    rng = np.random.default_rng(seed)
+    Y = (rng.random((n, m)) < 0.35).astype(int)
+    Z = rng.normal(size=(n, m, d))
+    Z[..., 0] += 1.5 * Y
+    return Z, Y
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("C", [1e-3, 0.05])
+def test_ranksvmir_solvers_agree(seed, C):
+    Z, Y = ranking_problem(seed)
+    alm = RankSVMIR(C=C, solver="alm", tol=1e-12).fit(Z, Y)
+    dcd = RankSVMIR(C=C, solver="dcd", tol=1e-10, max_iter=100_000).fit(Z, Y)
+    assert alm.converged_ and dcd.converged_
+    np.testing.assert_allclose(alm.decision_function(Z), dcd.decision_function(Z), atol=1e-5)
+
+
+def test_ranksvmir_rejects_an_unknown_solver():
+    Z, Y = ranking_problem(0)
+    with pytest.raises(ValueError, match="solver must be one of .* got 'newton'"):
+        RankSVMIR(solver="newton").fit(Z, Y)
