@@ -40,3 +40,28 @@ def test_the_summary_has_a_row_per_comparison(mlknn):
     assert table.loc["labelrank score vs trec_eval (map, Rprec)", "verdict"].startswith("skipped")
     assert table.loc["MLkNN vs scikit-multilearn-ng's MLkNN", "verdict"].startswith("defect in the peer")
     assert np.isclose(table.loc["MLkNN, IBLRML (distance='weka') vs MULAN's own outputs", "largest difference"], 1e-6)
+
+
+@pytest.fixture(scope="module")
+def iblr():
+    try:
+        return cc.iblr_comparison(("emotions",))
+    except (DataUnavailableError, FileNotFoundError) as exc:
+        pytest.skip(f"emotions needs a data source (LABELRANK_DATA): {exc}")
+
+
+def test_scikit_multilearn_iblr_is_iblr_ml_plus_with_the_self_neighbour(iblr):
+    row = iblr.iloc[0]
+    assert row["to rebuilt IBLR-ML+"] < 1e-9  # rebuilt from its three choices, it is the peer
+    assert row["to it, self excluded"] > 0.1 and row["to it, without the features"] > 0.1
+    assert row["max |difference to ours|"] > 0.1 and row["decisions differing from ours"] > 0
+
+
+def test_the_summary_names_the_iblr_peer_another_method(mlknn, iblr):
+    import pandas as pd
+
+    table = cc.summary(pd.DataFrame(), cc.sklearn_ranking_comparison(n=60), pd.DataFrame(
+        {"max |confidence diff|": [0.0]}), mlknn, pd.DataFrame(), iblr)
+    assert len(table) == 6
+    verdict = table.loc["IBLRML vs scikit-multilearn-ng's InstanceBasedLogisticRegression", "verdict"]
+    assert verdict.startswith("another method: the peer is IBLR-ML+")

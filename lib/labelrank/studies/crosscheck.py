@@ -27,7 +27,7 @@ from labelrank.hierarchy import LabelTree
 from labelrank.metrics import CostScorer, hierarchical_prf
 
 __all__ = ["peer", "random_run", "trec_eval_scores", "trec_eval_comparison", "sklearn_ranking_comparison",
-           "mlknn_comparison", "hiclass_comparison", "summary"]
+           "mlknn_comparison", "iblr_comparison", "hiclass_comparison", "summary"]
 
 
 def peer(module: str) -> ModuleType | None:
@@ -173,6 +173,13 @@ def _min_max(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.nd
     return (X_train - low) / span, (X_test - low) / span
 
 
+def _train_test(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A data set's training features and labels and its test features, as dense arrays."""
+    X_train, Y_train, _ = datasets.load(name, "train")
+    X_test, _, _ = datasets.load(name, "test")
+    return np.asarray(X_train, dtype=float), np.asarray(Y_train), np.asarray(X_test, dtype=float)
+
+
 def mlknn_comparison(names: tuple[str, ...] = ("emotions", "scene", "yeast"), k: int = 10) -> pd.DataFrame:
     """scikit-multilearn-ng's ``MLkNN`` (smoothing 1) against :class:`labelrank.baselines.MLkNN`, on the features
     as given and min-max scaled, in three variants of the peer:
@@ -201,8 +208,7 @@ def mlknn_comparison(names: tuple[str, ...] = ("emotions", "scene", "yeast"), k:
         return pd.DataFrame()
     rows = []
     for name in names:
-        X_train, Y_train, _ = datasets.load(name, "train")
-        X_test, _, _ = datasets.load(name, "test")
+        X_train, Y_train, X_test = _train_test(name)
         for features, (A, B) in (("as given", (X_train, X_test)), ("min-max scaled", _min_max(X_train, X_test))):
             start = time.process_time()
             ours = MLkNN(k=k, s=1.0).fit(A, Y_train).decision_function(B)
@@ -224,6 +230,67 @@ def mlknn_comparison(names: tuple[str, ...] = ("emotions", "scene", "yeast"), k:
                              "max |difference to MULAN|": to_mulan,
                              "decisions differing": int(((theirs >= 0.5) != (ours >= 0.5)).sum()),
                              "time peer / ours": t_theirs / t_ours})
+    return pd.DataFrame(rows)
+
+
+def _iblr_plus(X_train, Y_train, X_test, k: int, self_counted: bool, with_features: bool) -> np.ndarray:
+    """IBLR-ML+ built from scikit-learn parts as the peer builds it: per label, ``LogisticRegression()`` (L2, C = 1)
+    on the fraction of the k nearest training instances that carry each label, beside the original features
+    (``with_features``); ``self_counted``: a training instance is among its own k neighbours."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.neighbors import NearestNeighbors
+
+    near = NearestNeighbors(n_neighbors=k).fit(X_train)
+    if self_counted:
+        idx_train = near.kneighbors(X_train, return_distance=False)
+    else:
+        idx_train = NearestNeighbors(n_neighbors=k + 1).fit(X_train).kneighbors(X_train, return_distance=False)[:, 1:]
+    M_train = Y_train[idx_train].mean(axis=1)
+    M_test = Y_train[near.kneighbors(X_test, return_distance=False)].mean(axis=1)
+    if with_features:
+        M_train, M_test = np.hstack([X_train, M_train]), np.hstack([X_test, M_test])
+    out = np.empty((X_test.shape[0], Y_train.shape[1]))
+    for j in range(Y_train.shape[1]):
+        out[:, j] = LogisticRegression().fit(M_train, Y_train[:, j]).predict_proba(M_test)[:, 1]
+    return out
+
+
+def iblr_comparison(names: tuple[str, ...] = ("emotions", "scene", "yeast"), k: int = 10) -> pd.DataFrame:
+    """scikit-multilearn-ng's ``InstanceBasedLogisticRegression`` (its defaults) against
+    :class:`labelrank.baselines.IBLRML`, and against the method it implements, rebuilt from scikit-learn parts.
+
+    The rebuilt method is IBLR-ML+ (Cheng & Hüllermeier 2009: the neighbours' label frequencies *and* the original
+    features enter each label's logistic regression) with each training instance counted among its own k = 10
+    neighbours and scikit-learn's default ``LogisticRegression`` (L2, C = 1, at most 100 L-BFGS iterations); two
+    more rebuilds change one choice each (the instance itself excluded; the original features left out).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set: the largest absolute difference of the peer's confidences to ours, to the rebuilt
+        IBLR-ML+ and to the two one-choice changes; the 0/1 decisions (at 0.5) that differ from ours.
+    """
+    skml = peer("skmultilearn.problem_transform")
+    if skml is None:
+        return pd.DataFrame()
+    from labelrank.baselines import IBLRML
+
+    rows = []
+    for name in names:
+        X_train, Y_train, X_test = _train_test(name)
+        ours = IBLRML(k=k).fit(X_train, Y_train).decision_function(X_test)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # its logistic regressions stop at 100 iterations on raw features
+            theirs = np.asarray(skml.InstanceBasedLogisticRegression().fit(X_train, Y_train)
+                                .predict_proba(X_test).todense())
+            rebuilt = {(s, f): _iblr_plus(X_train, Y_train, X_test, k, s, f)
+                       for s, f in ((True, True), (False, True), (True, False))}
+        rows.append({"data set": name,
+                     "max |difference to ours|": float(np.abs(theirs - ours).max()),
+                     "decisions differing from ours": int(((theirs >= 0.5) != (ours >= 0.5)).sum()),
+                     "to rebuilt IBLR-ML+": float(np.abs(theirs - rebuilt[True, True]).max()),
+                     "to it, self excluded": float(np.abs(theirs - rebuilt[False, True]).max()),
+                     "to it, without the features": float(np.abs(theirs - rebuilt[True, False]).max())})
     return pd.DataFrame(rows)
 
 
@@ -277,10 +344,11 @@ def hiclass_comparison(n_trees: int = 200, seed: int = 0) -> pd.DataFrame:
 
 # ------------------------------------------------------------------------------------------------- summary
 def summary(trec: pd.DataFrame, sklearn: pd.DataFrame, mulan: pd.DataFrame, mlknn: pd.DataFrame,
-            hiclass: pd.DataFrame) -> pd.DataFrame:
+            hiclass: pd.DataFrame, iblr: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per comparison: what, on which data, the largest difference, the verdict, the speed ratio.
 
-    ``mulan`` is :func:`labelrank.studies.yang2012.mulan.comparison` with ``distance="weka"``.
+    ``mulan`` is :func:`labelrank.studies.yang2012.mulan.comparison` with ``distance="weka"``; ``iblr`` is
+    :func:`iblr_comparison` (no row when None).
     """
     rows = []
     if trec.empty:
@@ -332,6 +400,22 @@ def summary(trec: pd.DataFrame, sklearn: pd.DataFrame, mulan: pd.DataFrame, mlkn
                        "test instance's nearest neighbour); corrected variant differs by "
                        f"{float(corrected['max |confidence difference|'].max()):.3g}",
             "speed ratio (peer / ours)": float(corrected["time peer / ours"].mean()),
+        })
+    if iblr is not None and iblr.empty:
+        rows.append({"comparison": "IBLRML vs scikit-multilearn-ng's InstanceBasedLogisticRegression",
+                     "verdict": "skipped: scikit-multilearn-ng is not installed"})
+    elif iblr is not None:
+        rebuilt = float(iblr["to rebuilt IBLR-ML+"].max())
+        verdict = (f"another method: the peer is IBLR-ML+ (original features added) with a training instance among "
+                   f"its own neighbours and scikit-learn's default logistic regression, which a rebuild from those "
+                   f"parts matches to {rebuilt:.3g}" if rebuilt < 1e-9 else
+                   f"differs, and no rebuild matches it (closest {rebuilt:.3g})")
+        rows.append({
+            "comparison": "IBLRML vs scikit-multilearn-ng's InstanceBasedLogisticRegression",
+            "data": ", ".join(iblr["data set"]) + "; k = 10",
+            "largest difference": float(iblr["max |difference to ours|"].max()),
+            "verdict": verdict,
+            "speed ratio (peer / ours)": np.nan,
         })
     if hiclass.empty:
         rows.append({"comparison": "hierarchical_prf vs HiClass", "verdict": "skipped: HiClass is not installed"})
