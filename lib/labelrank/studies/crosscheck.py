@@ -408,7 +408,7 @@ def summary(trec: pd.DataFrame, sklearn: pd.DataFrame, mulan: pd.DataFrame, mlkn
         rebuilt = float(iblr["to rebuilt IBLR-ML+"].max())
         verdict = (f"another method: the peer is IBLR-ML+ (original features added) with a training instance among "
                    f"its own neighbours and scikit-learn's default logistic regression, which a rebuild from those "
-                   f"parts matches to {rebuilt:.3g}" if rebuilt < 1e-9 else
+                   f"parts matches (largest difference {rebuilt:.3g})" if rebuilt < 1e-9 else
                    f"differs, and no rebuild matches it (closest {rebuilt:.3g})")
         rows.append({
             "comparison": "IBLRML vs scikit-multilearn-ng's InstanceBasedLogisticRegression",
