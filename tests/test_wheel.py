@@ -8,6 +8,7 @@ came along, and the modules that need an extra say which one.
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -33,8 +34,13 @@ def core_install(tmp_path_factory):
     """(dist folder, the fresh environment's bin folder, a working folder outside the checkout)."""
     base = tmp_path_factory.mktemp("wheel")
     dist = base / "dist"
-    # the sdist first, then the wheel from the unpacked sdist (which leaves no build/ folder in the checkout)
-    _run([sys.executable, "-m", "build", "--outdir", dist, ROOT], cwd=base)
+    # built from a copy: setuptools writes its release tree (labelrank-<version>/) and egg-info into the source
+    # folder, where the book build running beside this test in another worker would find them
+    source = base / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "_build", "raw", "*.egg-info", "__pycache__", ".hypothesis", ".jupyter_cache"))
+    # the sdist first, then the wheel from the unpacked sdist
+    _run([sys.executable, "-m", "build", "--outdir", dist, source], cwd=base)
     env_dir = base / "venv"
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     bin_dir = env_dir / "bin"

@@ -254,6 +254,7 @@ class RankSVMIR(_SVMRanker):
         Dual variables of the pairs of :func:`labelrank.rankers.pairwise_svm.rank_svm_pairs` (training ``Y``), in that
         order.
     n_iter_ : int
+        Epochs ("dcd") or Newton steps ("alm") run.
     converged_ : bool
     primal_objective_, dual_objective_ : float
 
