@@ -65,6 +65,7 @@ _CHUNK = 32_768
 #: The penalty starts at this multiple of the median ``C_p`` and grows by ``_SIGMA_GROWTH`` per outer iteration.
 _SIGMA_START = 1.0
 _SIGMA_GROWTH = 4.0
+_SIGMA_MAX = 4.0**12  # times the start: any bounded penalty converges, a huge one only loses precision
 
 #: The line search halves the step down to this length (a gradient step on badly scaled rows may need it).
 _SMALLEST_STEP = 1e-30
@@ -112,6 +113,19 @@ def _primal(w: np.ndarray, margins: np.ndarray, upper: np.ndarray) -> float:
     return 0.5 * float(w @ w) + float(upper @ np.maximum(0.0, 1.0 - margins))
 
 
+def _newton_solve(G: np.ndarray, sigma: float, grad: np.ndarray) -> np.ndarray:
+    r""":math:`(I + \sigma G)^{-1}` ``grad`` for a Gram matrix ``G``: by Cholesky, or, when rounding has made
+    ``I + sigma G`` indefinite (large ``sigma`` and collinear features), through the eigenvalues of ``G`` clipped
+    at 0, which keeps every eigenvalue of the system at least 1 as in exact arithmetic."""
+    H = sigma * G
+    H[np.diag_indices_from(H)] += 1.0
+    try:
+        return scipy.linalg.cho_solve(scipy.linalg.cho_factor(H, check_finite=False), grad, check_finite=False)
+    except np.linalg.LinAlgError:
+        lam, Q = scipy.linalg.eigh(G, check_finite=False)
+        return Q @ ((Q.T @ grad) / (1.0 + sigma * np.maximum(lam, 0.0)))
+
+
 def _inner_newton(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper: np.ndarray, sigma: float,
                   tol: float, max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Minimise phi by semismooth Newton from ``w`` (with ``u = Zw``) until its gradient's norm is at most
@@ -127,10 +141,7 @@ def _inner_newton(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper
         v = u + shift
         # the pairs where e is quadratic, its lower kink included (from w = 0 at sigma = C every pair sits there)
         band = np.flatnonzero((v < 1.0) & (sigma * (1.0 - v) <= upper))
-        H = sigma * Z.gram(band)
-        H[np.diag_indices_from(H)] += 1.0
-        direction = -scipy.linalg.cho_solve(scipy.linalg.cho_factor(H, check_finite=False), grad,
-                                            check_finite=False)
+        direction = -_newton_solve(Z.gram(band), sigma, grad)
         slope = float(grad @ direction)
         if slope >= 0.0:  # no descent left at floating-point precision
             break
@@ -224,7 +235,7 @@ def fit_pairwise_hinge_alm(
     if pos.size == 0:
         return PairwiseHingeResult(np.zeros((1, d)), np.zeros(0), 0, True, 0.0, 0.0, 0.0)
     mu = np.zeros(pos.size)
-    sigma = _SIGMA_START * float(np.median(upper))
+    sigma = sigma_start = _SIGMA_START * float(np.median(upper))
     u = Z.apply(w)
     best_w, best_primal = w, np.inf
     alpha, dual, gap, steps, converged = np.zeros(pos.size), -np.inf, np.inf, 0, False
@@ -247,5 +258,5 @@ def fit_pairwise_hinge_alm(
         if gap <= tol:
             converged = True
             break
-        sigma *= _SIGMA_GROWTH
+        sigma = min(sigma * _SIGMA_GROWTH, _SIGMA_MAX * sigma_start)
     return PairwiseHingeResult(best_w[None, :].copy(), alpha, steps, converged, float(gap), best_primal, dual)
