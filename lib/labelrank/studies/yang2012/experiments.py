@@ -202,7 +202,8 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
     methods : sequence of str, optional
         Keys of :data:`METHODS`; by default the four baselines (grids over ``C`` or ``k``), MLC-ListNet and
         MLC-LambdaRank (``k`` x learning rate). The ``k`` x ``C`` grids of the SVM rankers are left out: their
-        fits at ``C`` near :math:`10^6` take up to a minute each, even on emotions.
+        fits at ``C`` near :math:`10^6` take minutes each, even on emotions (MLC-RankSVM-IR at ``k`` = 100 and
+        ``C`` >= 5e4: about 1 to 3 CPU minutes, its collinear features slowing the Newton steps).
     proto : Protocol, optional
     progress : bool
 
