@@ -27,7 +27,7 @@ where :math:`e_p` is the Moreau envelope of the pair's hinge, a Huber function: 
 below. :math:`\varphi` is convex and once differentiable, with gradient :math:`w + Z^\top e'(v)`; the inner
 solver is the semismooth Newton method, whose generalised Hessian :math:`I + \sigma Z_B^\top Z_B` involves only
 the pairs ``B`` with ``v`` inside the quadratic band (a ``d`` x ``d`` system, Cholesky), with an Armijo line
-search. Then :math:`\mu \leftarrow e'(v)` and :math:`\sigma` grows.
+search. Then :math:`\mu \leftarrow e'(v)` and :math:`\sigma` grows (fourfold, up to a cap).
 
 The multiplier is a dual point: :math:`\alpha = -\mu` always lies in the box :math:`[0, C_p]`, and at the inner
 problem's optimum :math:`w = Z^\top\alpha`, as in (D) of :mod:`~labelrank.rankers.pairwise_svm`. So every outer
