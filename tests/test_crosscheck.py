@@ -1,5 +1,5 @@
-"""The appendix's comparisons that no other test makes: ML-kNN against scikit-multilearn-ng, and the summary table
-(labelrank.studies.crosscheck)."""
+"""The appendix's comparisons that no other test makes: ML-kNN and IBLR-ML against scikit-multilearn-ng, and the
+summary table (labelrank.studies.crosscheck)."""
 
 import numpy as np
 import pytest
@@ -10,12 +10,17 @@ from labelrank.studies import crosscheck as cc
 pytest.importorskip("skmultilearn", reason="scikit-multilearn-ng is in the crosscheck extra")
 
 
-@pytest.fixture(scope="module")
-def mlknn():
+def on_emotions(comparison):
+    """``comparison(("emotions",))``, or a skip when emotions has no data source."""
     try:
-        return cc.mlknn_comparison(("emotions",))
+        return comparison(("emotions",))
     except (DataUnavailableError, FileNotFoundError) as exc:
         pytest.skip(f"emotions needs a data source (LABELRANK_DATA): {exc}")
+
+
+@pytest.fixture(scope="module")
+def mlknn():
+    return on_emotions(cc.mlknn_comparison)
 
 
 def test_corrected_scikit_multilearn_mlknn_is_ours_and_mulans(mlknn):
@@ -44,10 +49,7 @@ def test_the_summary_has_a_row_per_comparison(mlknn):
 
 @pytest.fixture(scope="module")
 def iblr():
-    try:
-        return cc.iblr_comparison(("emotions",))
-    except (DataUnavailableError, FileNotFoundError) as exc:
-        pytest.skip(f"emotions needs a data source (LABELRANK_DATA): {exc}")
+    return on_emotions(cc.iblr_comparison)
 
 
 def test_scikit_multilearn_iblr_is_iblr_ml_plus_with_the_self_neighbour(iblr):

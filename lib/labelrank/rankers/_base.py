@@ -212,8 +212,17 @@ class _SVMRanker(_LinearRanker):
         self.random_state = random_state
 
     def _check_params(self) -> None:
+        """Check the parameters and set ``tol_``, ``max_iter_``: ``tol`` and ``max_iter``, or where they are None
+        the solver's defaults (:meth:`_default_tolerances`)."""
         _check_positive(self.C, "C")
-        _check_positive(self.tol, "tol")
-        check_positive_int(self.max_iter, "max_iter")
+        default_tol, default_max_iter = self._default_tolerances()
+        self.tol_ = default_tol if self.tol is None else self.tol
+        self.max_iter_ = default_max_iter if self.max_iter is None else self.max_iter
+        _check_positive(self.tol_, "tol")
+        check_positive_int(self.max_iter_, "max_iter")
         self._check_standardize()
         _check_seed(self.random_state)
+
+    def _default_tolerances(self) -> tuple[float | None, int | None]:
+        """The (tol, max_iter) that None stands for; None here: the ranker needs both given."""
+        return None, None

@@ -10,10 +10,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from labelrank._optional import require
-from labelrank._validation import _describe, check_label_matrix, check_positive_int
+from labelrank._validation import _describe, check_label_matrix
 from labelrank.rankers._base import (
-    _check_positive,
-    _check_seed,
     _chunk_rows,
     _linear_scores,
     _SVMRanker,
@@ -283,17 +281,10 @@ class RankSVMIR(_SVMRanker):
         super().__init__(C, tol=tol, max_iter=max_iter, standardize=standardize, random_state=random_state)
         self.solver = solver
 
-    def _check_params(self) -> None:
+    def _default_tolerances(self) -> tuple[float, int]:
         if self.solver not in _SOLVER_DEFAULTS:
             raise ValueError(f"solver must be one of {sorted(_SOLVER_DEFAULTS)}, got {self.solver!r}")
-        _check_positive(self.C, "C")
-        tol, max_iter = _SOLVER_DEFAULTS[self.solver]
-        self.tol_ = tol if self.tol is None else self.tol
-        self.max_iter_ = max_iter if self.max_iter is None else self.max_iter
-        _check_positive(self.tol_, "tol")
-        check_positive_int(self.max_iter_, "max_iter")
-        self._check_standardize()
-        _check_seed(self.random_state)
+        return _SOLVER_DEFAULTS[self.solver]
 
     def _fit(self, Z: np.ndarray, Y: np.ndarray) -> None:
         n, m, d = Z.shape
