@@ -17,9 +17,10 @@ not timed: they are shared by every method and grid point).
 Faster paths are timed beside the reference in the same run (``--compare``), with their ratio and a check that the
 result is the same:
 
-* MLC-RankSVM-IR's dual coordinate descent visiting the pairs in one random order per epoch or instance by
-  instance (what it did when its features exceed 64 MB), against its default solver, the augmented Lagrangian
-  method (``solver="alm"``), at C = 0.001, the middle C and C = 1000: time and primal objective;
+* MLC-RankSVM-IR's default solver, the augmented Lagrangian method (``solver="alm"``) with its working set of
+  pairs and its sampled Hessian, against the same method on every pair in every step and (unless ``--no-dcd``)
+  dual coordinate descent visiting the pairs in one random order per epoch or instance by instance, at C = 0.001,
+  the middle C and C = 1000: time and primal objective;
 * MLC-SVM-MAP's C axis (k = 50) as point tasks solved as before (``no pruning``: the working set keeps every
   constraint), as point tasks now (``pruned``: idle constraints dropped; the staged search and the final fits),
   and as the full search's warm-started path task (each C starts from the previous one's working set,
@@ -29,7 +30,7 @@ result is the same:
   whose numbers must be the point tasks', exactly.
 
 Usage: python benchmarks/bench_protocol.py [--datasets emotions yeast scene] [--methods ...] [--no-axis]
-                                           [--profile-top 15] [--compare] [--profile-subsample]
+                                           [--profile-top 15] [--compare [--no-dcd]] [--profile-subsample]
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import dataclasses
+import functools
 import io
 import os
 import pstats
@@ -48,6 +50,7 @@ from threadpoolctl import threadpool_limits
 
 os.environ.setdefault("LABELRANK_N_JOBS", "1")
 
+import labelrank.rankers.pairwise_newton as pn_module  # noqa: E402
 import labelrank.rankers.svm as svm_module  # noqa: E402
 from labelrank.protocol.fits import (  # noqa: E402
     _cv_path_uncached,
@@ -113,13 +116,18 @@ def svmmap_axis(dataset, proto, variant):
 
 
 def ranksvm_ir_fit(dataset, proto, C, solver, order="auto"):
-    """One MLC-RankSVM-IR fit at k = 50 on fold 0 with ``solver`` ("alm" or "dcd"); for "dcd" the pairs visited in
-    one random order per epoch ("random"), instance by instance ("grouped") or as RankSVMIR chooses by the size of
-    the data ("auto"): (CPU seconds, the fitted ranker)."""
+    """One MLC-RankSVM-IR fit at k = 50 on fold 0 with ``solver`` ("alm", "alm all pairs" or "dcd"); for "dcd"
+    the pairs visited in one random order per epoch ("random"), instance by instance ("grouped") or as RankSVMIR
+    chooses by the size of the data ("auto"); "alm all pairs" is the augmented Lagrangian method as it was before
+    its working set and sampled Hessian (every Newton step on every pair): (CPU seconds, the fitted ranker)."""
     Y_fit, _, Zf, _ = _ranker_inputs(dataset, 50, 0, proto)
-    threshold = svm_module._GROUP_PAIRS_ABOVE
+    threshold, alm, sample = svm_module._GROUP_PAIRS_ABOVE, svm_module.fit_pairwise_hinge_alm, pn_module._GRAM_SAMPLE
     if order != "auto":
         svm_module._GROUP_PAIRS_ABOVE = np.inf if order == "random" else -1
+    if solver == "alm all pairs":
+        solver = "alm"
+        svm_module.fit_pairwise_hinge_alm = functools.partial(alm, shrinking=False)
+        pn_module._GRAM_SAMPLE = np.iinfo(np.int64).max
     try:
         with threadpool_limits(1), warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -129,13 +137,14 @@ def ranksvm_ir_fit(dataset, proto, C, solver, order="auto"):
             est.fit_features(Zf, Y_fit)
             return time.process_time() - start, est.ranker_
     finally:
-        svm_module._GROUP_PAIRS_ABOVE = threshold
+        svm_module._GROUP_PAIRS_ABOVE, svm_module.fit_pairwise_hinge_alm = threshold, alm
+        pn_module._GRAM_SAMPLE = sample
 
 
-def compare(dataset, proto, methods) -> None:
+def compare(dataset, proto, methods, dcd=True) -> None:
     """The faster paths beside the reference, with ratios and the choice of C they lead to."""
     if "MLC-RankSVM-IR" in methods:
-        compare_ranksvm_ir(dataset, proto)
+        compare_ranksvm_ir(dataset, proto, dcd)
     if "MLC-SVM-MAP" in methods:
         compare_svmmap(dataset, proto)
     for method in ("MLC-ListNet", "MLC-LambdaRank"):
@@ -169,27 +178,31 @@ def compare_learning_rates(dataset, method, proto) -> None:
           f"x{reference / seconds:5.1f}   {'the same numbers' if same else 'DIFFERENT numbers'}", flush=True)
 
 
-def compare_ranksvm_ir(dataset, proto) -> None:
-    """RankSVM-IR's solvers: dual coordinate descent (the reference; its pair orders) against the augmented
-    Lagrangian method, time and primal objective (lower is better; the ALM's is certified within 1e-6 of the
-    optimum), at a small, the middle and a large C."""
-    print(f"-- {dataset}: MLC-RankSVM-IR at k = 50, fold 0: dual coordinate descent vs augmented Lagrangian")
+def compare_ranksvm_ir(dataset, proto, dcd=True) -> None:
+    """RankSVM-IR's solvers: the augmented Lagrangian method with a working set (the default) against the same
+    method on every pair in every step and, with ``dcd``, against dual coordinate descent (its faster pair order):
+    time and primal objective (lower is better; the ALM's is certified within 1e-6 of the optimum), at a small,
+    the middle and a large C."""
+    print(f"-- {dataset}: MLC-RankSVM-IR at k = 50, fold 0: the solvers' CPU s and primal objectives")
     for solver, order in (("dcd", "random"), ("dcd", "grouped"), ("alm", "auto")):  # load the compiled kernels
         ranksvm_ir_fit(dataset, proto, 1e-3, solver, order)
     for C in (1e-3, middle_params(proto.methods["MLC-RankSVM-IR"], proto)["C"], 1e3):
+        t_alm, alm = ranksvm_ir_fit(dataset, proto, C, "alm")
+        t_all, every = ranksvm_ir_fit(dataset, proto, C, "alm all pairs")
+        print(f"   C = {C:.3g}: alm {t_alm:7.2f} CPU s ({alm.n_iter_} Newton steps, primal "
+              f"{alm.primal_objective_:.8g}, relative gap {alm.primal_objective_ / alm.dual_objective_ - 1:.1e}); "
+              f"on all pairs {t_all:7.2f} CPU s ({every.n_iter_} steps, primal {every.primal_objective_:.8g}): "
+              f"speed-up x{t_all / t_alm:.1f}", flush=True)
+        if not dcd:
+            continue
         (t_random, random), (t_grouped, grouped) = (ranksvm_ir_fit(dataset, proto, C, "dcd", o)
                                                     for o in ("random", "grouped"))
-        print(f"   C = {C:.3g}: dcd random {t_random:7.2f} CPU s ({random.n_iter_} epochs, primal "
-              f"{random.primal_objective_:.6g}), grouped {t_grouped:7.2f} CPU s ({grouped.n_iter_} epochs, primal "
-              f"{grouped.primal_objective_:.6g}): speed-up x{t_random / t_grouped:.1f}", flush=True)
-        t_dcd, dcd = min((t_random, random), (t_grouped, grouped), key=lambda r: r[0])
-        t_alm, alm = ranksvm_ir_fit(dataset, proto, C, "alm")
-        print(f"   C = {C:.3g}: alm {t_alm:7.2f} CPU s ({alm.n_iter_} Newton steps, primal "
-              f"{alm.primal_objective_:.6g}, relative gap {alm.primal_objective_ / alm.dual_objective_ - 1:.1e}): "
-              f"speed-up x{t_dcd / t_alm:.1f} over the faster dcd order, primal "
-              f"{'lower' if alm.primal_objective_ < dcd.primal_objective_ else 'HIGHER'} by "
-              f"{abs(dcd.primal_objective_ - alm.primal_objective_) / alm.primal_objective_:.1e} (relative)",
-              flush=True)
+        t_dcd, fast = min((t_random, random), (t_grouped, grouped), key=lambda r: r[0])
+        print(f"   C = {C:.3g}: dcd random {t_random:7.2f} CPU s ({random.n_iter_} epochs), grouped "
+              f"{t_grouped:7.2f} CPU s ({grouped.n_iter_} epochs); the faster one's primal "
+              f"{'above' if fast.primal_objective_ > alm.primal_objective_ else 'BELOW'} alm's by "
+              f"{abs(fast.primal_objective_ - alm.primal_objective_) / alm.primal_objective_:.1e} (relative): "
+              f"alm's speed-up x{t_dcd / t_alm:.1f}", flush=True)
 
 
 def compare_svmmap(dataset, proto) -> None:
@@ -215,13 +228,16 @@ def main() -> None:
     parser.add_argument("--no-axis", action="store_true", help="time one point per method only")
     parser.add_argument("--profile-top", type=int, default=0, help="cProfile's top functions of the slowest point")
     parser.add_argument("--compare", action="store_true", help="time the faster paths against the reference only")
+    parser.add_argument("--no-dcd", action="store_true",
+                        help="with --compare, leave out RankSVM-IR's dual coordinate descent (minutes per fit on "
+                             "Reuters-21578 at large C)")
     args = parser.parse_args()
     proto = full if args.profile_subsample else dataclasses.replace(full, tune_subsample={})
 
     for dataset in args.datasets:
         experiments.meta_features(dataset, 0, proto)  # computed (and cached) outside the timings
         if args.compare:
-            compare(dataset, proto, args.methods)
+            compare(dataset, proto, args.methods, dcd=not args.no_dcd)
             continue
         unit = best_of(2, dataset, "Binary-SVM", middle_params(proto.methods["Binary-SVM"], proto), proto)
         print(f"\n== {dataset}: fold 0 of {proto.n_folds}, one thread; unit = Binary-SVM point = {unit:.3f} CPU s")

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from test_pairwise_svm import lbfgs_dual_weights, liblinear_weights, random_problem
 
 from labelrank.rankers import RankSVMIR
+from labelrank.rankers import pairwise_newton
 from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm
-from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, pair_margins
+from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, pair_margins, rank_svm_pairs
 
 
 def primal(F, a, b, C, w):
@@ -178,3 +179,104 @@ def test_collinear_features_at_large_C(seed, C):
     F = np.hstack([F, F, F[:, :1] * 3.0, F[:, 1:2] - F[:, 2:3]])
     res = fit_pairwise_hinge_alm(F, a, b, C)
     assert res.converged and res.duality_gap <= 1e-6 * res.primal_objective
+
+
+def easy_ranking_pairs(seed, n=80, m=20, d=5, shift=4.0):
+    """Rows of a ranking problem where most pairs end far beyond their margin (as on Reuters-21578), so that the
+    solver's working set holds a small part of them."""
+    Z, Y = ranking_problem(seed, n=n, m=m, d=d)
+    Z[..., 1] += shift * Y
+    inst, rel, irr = rank_svm_pairs(Y)
+    return Z.reshape(n * m, d), inst * m + rel, inst * m + irr
+
+
+def fit_recording_working_sets(F, a, b, C, tol=1e-8):
+    """fit_pairwise_hinge_alm with shrinking, and the sizes of the working sets its inner solves ran on."""
+    sizes = []
+    subset = pairwise_newton._Pairs.subset
+
+    def recording(self, pairs):
+        sizes.append(pairs.size)
+        return subset(self, pairs)
+
+    pairwise_newton._Pairs.subset = recording
+    try:
+        return fit_pairwise_hinge_alm(F, a, b, C, tol=tol), sizes
+    finally:
+        pairwise_newton._Pairs.subset = subset
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), log_c=st.floats(-3, 6), shift=st.floats(2.0, 8.0))
+def test_shrinking_reaches_the_optimum_of_every_pair(seed, log_c, shift):
+    """The working set (shrinking=True) and every pair in every step (False) reach the same certified optimum:
+    P is 1-strongly convex, so each solution lies within sqrt(2 gap) of the optimum."""
+    F, a, b = easy_ranking_pairs(seed, shift=shift)
+    C, tol = 10.0**log_c, 1e-8
+    shrunk, _ = fit_recording_working_sets(F, a, b, C, tol)
+    every = fit_pairwise_hinge_alm(F, a, b, C, tol=tol, shrinking=False)
+    assert shrunk.converged and every.converged
+    assert shrunk.primal_objective == pytest.approx(every.primal_objective,
+                                                    abs=2 * tol * max(1.0, every.primal_objective))
+    radius = sum(np.sqrt(2.0 * max(r.primal_objective - r.dual_objective, 0.0)) for r in (shrunk, every))
+    assert np.linalg.norm(shrunk.coef - every.coef) <= radius + 1e-9
+    # the reported objective is the weights' (up to rounding in the margins, which C multiplies)
+    assert shrunk.primal_objective == pytest.approx(primal(F, a, b, C, shrunk.coef[0]), rel=1e-9,
+                                                    abs=1e-15 * C * a.size)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("C", [0.01, 1.0, 1e3])
+def test_pairs_left_out_come_back(monkeypatch, seed, C):
+    """A working set of the pairs barely above their margins, taken from the very start: pairs left out come
+    below 1 again and must rejoin, and the optimum is still every pair's."""
+    F, a, b = easy_ranking_pairs(seed, shift=2.0)
+    every = fit_pairwise_hinge_alm(F, a, b, C, tol=1e-8, shrinking=False)
+    monkeypatch.setattr(pairwise_newton, "_KEEP_MARGIN", 1e-3)
+    monkeypatch.setattr(pairwise_newton, "_SHRINK_BELOW", 1.0)
+    shrunk, sizes = fit_recording_working_sets(F, a, b, C)
+    assert shrunk.converged and len(sizes) > 1
+    assert shrunk.primal_objective == pytest.approx(primal(F, a, b, C, shrunk.coef[0]), rel=1e-9)
+    assert shrunk.primal_objective == pytest.approx(every.primal_objective,
+                                                    abs=2e-8 * max(1.0, every.primal_objective))
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("C", [1.0, 1e4])
+def test_the_working_set_is_small_where_few_pairs_are_near_their_margin(seed, C):
+    F, a, b = easy_ranking_pairs(seed, shift=5.0)
+    res, sizes = fit_recording_working_sets(F, a, b, C)
+    assert res.converged and sizes and min(sizes) < a.size / 5
+
+
+@pytest.mark.parametrize("C", [1e-2, 1.0, 1e4])
+def test_a_sampled_hessian_reaches_the_same_optimum(monkeypatch, C):
+    """Bands of more than _GRAM_SAMPLE pairs get their Newton system from a sample of pairs: another descent
+    direction, the same optimum."""
+    F, a, b = easy_ranking_pairs(5, shift=1.0)
+    exact = fit_pairwise_hinge_alm(F, a, b, C, tol=1e-10)
+    monkeypatch.setattr(pairwise_newton, "_GRAM_SAMPLE", 64)
+    sampled = fit_pairwise_hinge_alm(F, a, b, C, tol=1e-10)
+    assert exact.converged and sampled.converged
+    assert sampled.primal_objective == pytest.approx(exact.primal_objective, rel=1e-9)
+
+
+@pytest.mark.parametrize("nonzero", [1, 5, 200, 2000])
+def test_pair_products_match_the_explicit_difference_matrix(nonzero):
+    # Z^T r from the rows that r touches (few nonzeros) or from all rows (many) is the explicit product
+    F, a, b = random_problem(11, n_rows=300, d=7, n_pairs=2000)
+    rng = np.random.default_rng(nonzero)
+    r = np.zeros(a.size)
+    r[rng.choice(a.size, nonzero, replace=False)] = rng.normal(size=nonzero)
+    Z = pairwise_newton._Pairs(F, a, b)
+    np.testing.assert_allclose(Z.apply_t(r), (F[a] - F[b]).T @ r, rtol=1e-12, atol=1e-12)
+    w = rng.normal(size=7)
+    np.testing.assert_allclose(Z.apply(w), (F[a] - F[b]) @ w, rtol=1e-12, atol=1e-12)
+    pairs = np.flatnonzero(r)
+    sub = Z.subset(pairs)
+    np.testing.assert_allclose(sub.apply(w), (F[a[pairs]] - F[b[pairs]]) @ w, rtol=1e-12, atol=1e-12)
+
+
+def test_shrinking_must_be_a_bool():
+    with pytest.raises(TypeError, match="shrinking must be True or False, got 'yes'"):
+        fit_pairwise_hinge_alm(np.eye(2), [0], [1], shrinking="yes")

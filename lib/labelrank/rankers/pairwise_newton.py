@@ -36,13 +36,30 @@ step yields a certificate: the duality gap :math:`P(w) - D(\alpha) \ge 0` with
 most ``tol`` times :math:`\max(1, P(w))`, and returns the ``w`` with the smallest primal objective seen.
 
 Every product with ``Z`` is one pass over ``F`` (``F @ w``, then a gather over the pairs) and every product
-with :math:`Z^\top` is one scatter over the pairs and ``F.T @ c``; no pair's difference vector is stored except
-those of the band, in chunks.
+with :math:`Z^\top` is one scatter over the pairs and ``F.T @ c`` over the rows it touches; no pair's difference
+vector is stored except those of the band, in chunks.
+
+Two things make a large ranking problem cheap, neither of which changes the optimum or its certificate:
+
+* **A working set** (``shrinking=True``; Joachims 1999's shrinking, in the form of Hsieh et al. 2008). A pair with
+  :math:`v_p \ge 1` adds nothing to :math:`\varphi` or its gradient, and a ranking problem's pairs mostly end far
+  beyond their margin (Reuters-21578 at ``k = 50``: fewer than 3% have a margin below 2, on 3% of the rows). Each
+  inner solve runs its Newton steps on the pairs with :math:`v_p < 2` and a copy of their rows, then one pass over
+  every pair recomputes ``Zw`` and the gradient; a left-out pair that has come below 1 joins, and the solve goes
+  on. Everything the outer iteration and the certificate use is of the whole problem.
+* **A sampled Hessian** for a band of more than ``_GRAM_SAMPLE`` pairs (at ``w = 0`` every pair is in it): the
+  Gram matrix of a seeded random sample of the band, scaled up (sub-sampled Newton, Roosta-Khorasani & Mahoney
+  2019). It is still positive definite, so the direction still descends, and the line search decides the step.
 
 References
 ----------
 Y. Yan, Q. Li (2020). An efficient augmented Lagrangian method for support vector machine. Optimization Methods
 and Software (arXiv:1912.06800).
+T. Joachims (1999). Making large-scale SVM learning practical. In Advances in Kernel Methods: Support Vector
+Learning, MIT Press, 169-184.
+C.-J. Hsieh, K.-W. Chang, C.-J. Lin, S. S. Keerthi, S. Sundararajan (2008). A dual coordinate descent method for
+large-scale linear SVM. ICML, 408-415.
+F. Roosta-Khorasani, M. W. Mahoney (2019). Sub-sampled Newton methods. Mathematical Programming 174, 293-326.
 R. T. Rockafellar (1976). Augmented Lagrangians and applications of the proximal point algorithm in convex
 programming. Mathematics of Operations Research 1(2), 97-116.
 """
@@ -62,6 +79,9 @@ __all__ = ["fit_pairwise_hinge_alm"]
 #: Pairs whose difference vectors are formed at once when the band's Hessian is accumulated.
 _CHUNK = 32_768
 
+#: A band of more pairs has its Hessian estimated from a random sample of this many (subsampled Newton).
+_GRAM_SAMPLE = 65_536
+
 #: The penalty starts at this multiple of the median ``C_p`` and grows by ``_SIGMA_GROWTH`` per outer iteration.
 _SIGMA_START = 1.0
 _SIGMA_GROWTH = 4.0
@@ -72,6 +92,15 @@ _SMALLEST_STEP = 1e-30
 
 #: Each inner Newton solve stops at a gradient norm of ``_INNER_TOL * tol * max(1, ||w||)``.
 _INNER_TOL = 1e-2
+_INNER_STEPS = 50
+
+#: Shrinking: the inner solve works on the pairs with ``v < 1 + _KEEP_MARGIN`` when they are fewer than
+#: ``_SHRINK_BELOW`` of all pairs; otherwise it takes at most ``_FULL_STEPS`` Newton steps on all of them before it
+#: looks again. ``_MAX_ROUNDS`` bounds the rounds of one inner solve.
+_KEEP_MARGIN = 1.0
+_SHRINK_BELOW = 0.5
+_FULL_STEPS = 2
+_MAX_ROUNDS = 25
 
 
 class _Pairs:
@@ -87,12 +116,25 @@ class _Pairs:
     def apply_t(self, r: np.ndarray) -> np.ndarray:
         n = self.F.shape[0]
         c = np.bincount(self.pos, r, minlength=n) - np.bincount(self.neg, r, minlength=n)
-        return self.F.T @ c
+        rows = np.flatnonzero(c)
+        if rows.size > n // 4:
+            return self.F.T @ c
+        return self.F[rows].T @ c[rows]  # the usual case near the optimum: few pairs have a nonzero r
+
+    def subset(self, pairs: np.ndarray) -> _Pairs:
+        """The maps of the pairs ``pairs`` (indices) alone, on a copy of the rows they use."""
+        rows, inverse = np.unique(np.concatenate([self.pos[pairs], self.neg[pairs]]), return_inverse=True)
+        return _Pairs(self.F[rows], inverse[: pairs.size], inverse[pairs.size :])
 
     def gram(self, band: np.ndarray) -> np.ndarray:
-        """:math:`Z_B^\\top Z_B` of the pairs ``band`` (indices), accumulated in chunks."""
+        """:math:`Z_B^\\top Z_B` of the pairs ``band`` (indices), accumulated in chunks; above ``_GRAM_SAMPLE``
+        pairs, estimated from a seeded random sample of that many, scaled up."""
         d = self.F.shape[1]
         out = np.zeros((d, d))
+        if band.size > _GRAM_SAMPLE:
+            scale = band.size / _GRAM_SAMPLE
+            band = np.sort(np.random.default_rng(0).choice(band, _GRAM_SAMPLE, replace=False))
+            return scale * self.gram(band)
         for start in range(0, band.size, _CHUNK):
             idx = band[start : start + _CHUNK]
             Zb = self.F[self.pos[idx]] - self.F[self.neg[idx]]
@@ -162,6 +204,45 @@ def _inner_newton(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper
     return w, u, deriv, grad, steps
 
 
+def _inner_solve(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper: np.ndarray, sigma: float,
+                 tol: float, shrinking: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    r""":func:`_inner_newton` over all pairs, or, with ``shrinking``, over a working set of them.
+
+    A pair with :math:`v_p \ge 1` adds nothing to :math:`\varphi` or its gradient, and at the optimum of a ranking
+    problem most pairs sit far above 1 (on Reuters-21578 fewer than 3% of the pairs have a margin below 2). So the
+    Newton steps run on the pairs with :math:`v_p < 1 +` ``_KEEP_MARGIN`` (and on a copy of their rows only); then
+    one pass over all pairs recomputes ``Zw`` and the gradient, and any pair left out that has come below 1 joins
+    the working set for another round. What is returned is always of the whole problem: (w, Zw, e'(v), the
+    gradient, Newton steps taken), as :func:`_inner_newton` returns them.
+    """
+    shift = mu / sigma
+    steps, working = 0, None
+    for _ in range(_MAX_ROUNDS):
+        if working is None:
+            working = np.flatnonzero(u + shift < 1.0 + _KEEP_MARGIN) if shrinking else np.arange(u.size)
+        if working.size > _SHRINK_BELOW * u.size or not shrinking:
+            limit = min(_INNER_STEPS - steps, _FULL_STEPS if shrinking else _INNER_STEPS)
+            w, u, deriv, grad, taken = _inner_newton(Z, w, u, mu, upper, sigma, tol, limit)
+            steps += taken
+            if taken < limit or steps >= _INNER_STEPS or float(np.linalg.norm(grad)) <= tol:
+                break
+            working = None  # look again for the pairs that matter
+            continue
+        w, _, _, _, taken = _inner_newton(Z.subset(working), w, u[working], mu[working], upper[working], sigma,
+                                          tol, _INNER_STEPS - steps)
+        steps += taken
+        u = Z.apply(w)
+        deriv = _envelope(u + shift, upper, sigma)[1]
+        grad = w + Z.apply_t(deriv)
+        if steps >= _INNER_STEPS or float(np.linalg.norm(grad)) <= tol:
+            break
+        grown = np.union1d(working, np.flatnonzero(u + shift < 1.0))
+        if grown.size == working.size:  # no pair came in: the working set's solve stopped at its floor
+            break
+        working = grown
+    return w, u, deriv, grad, steps
+
+
 def fit_pairwise_hinge_alm(
     F: Any,
     pos_rows: Any,
@@ -171,6 +252,7 @@ def fit_pairwise_hinge_alm(
     tol: float = 1e-6,
     max_iter: int = 100,
     coef_init: Any = None,
+    shrinking: bool = True,
 ) -> PairwiseHingeResult:
     r"""Minimise the one-block pairwise hinge-loss SVM (P) by an augmented Lagrangian method (Yan & Li 2020).
 
@@ -196,6 +278,10 @@ def fit_pairwise_hinge_alm(
         Maximum number of outer (multiplier) updates; ``converged`` is False when it is reached first.
     coef_init : array-like of shape (n_features,), optional
         Warm start for ``w``, e.g. the solution at a nearby ``C``.
+    shrinking : bool, default=True
+        Run the Newton steps on a working set of the pairs whose margins are below 2 (rechecked on all pairs after
+        each inner solve, so the optimum and its certificate are those of the whole problem). Much faster when few
+        pairs are near their margin, as in ranking many irrelevant labels; False runs every step on every pair.
 
     Returns
     -------
@@ -223,6 +309,8 @@ def fit_pairwise_hinge_alm(
     upper = _pair_bounds(C, pos.shape[0])
     tol = check_real(tol, "tol", low=0.0, low_inclusive=False)
     max_iter = check_positive_int(max_iter, "max_iter")
+    if not isinstance(shrinking, (bool, np.bool_)):
+        raise TypeError(f"shrinking must be True or False, got {shrinking!r}")
     if coef_init is None:
         w = np.zeros(d)
     else:
@@ -231,17 +319,23 @@ def fit_pairwise_hinge_alm(
             raise ValueError(f"coef_init must be {d} finite numbers, got shape {np.shape(coef_init)}")
         w = w.copy()
 
-    Z = _Pairs(F, pos, neg)
-    if pos.size == 0:
+    return _alm(_Pairs(F, pos, neg), upper, w, tol, max_iter, bool(shrinking))
+
+
+def _alm(Z: _Pairs, upper: np.ndarray, w: np.ndarray, tol: float, max_iter: int,
+         shrinking: bool) -> PairwiseHingeResult:
+    """The augmented Lagrangian iterations of :func:`fit_pairwise_hinge_alm` on validated input."""
+    n_pairs, d = Z.pos.size, Z.F.shape[1]
+    if n_pairs == 0:
         return PairwiseHingeResult(np.zeros((1, d)), np.zeros(0), 0, True, 0.0, 0.0, 0.0)
-    mu = np.zeros(pos.size)
+    mu = np.zeros(n_pairs)
     sigma = sigma_start = _SIGMA_START * float(np.median(upper))
     u = Z.apply(w)
     best_w, best_primal = w, np.inf
-    alpha, dual, gap, steps, converged = np.zeros(pos.size), -np.inf, np.inf, 0, False
+    alpha, dual, gap, steps, converged = np.zeros(n_pairs), -np.inf, np.inf, 0, False
     for _ in range(max_iter):
         inner_tol = _INNER_TOL * tol * max(1.0, float(np.sqrt(w @ w)))
-        w, u, mu, grad, taken = _inner_newton(Z, w, u, mu, upper, sigma, inner_tol, max_steps=50)
+        w, u, mu, grad, taken = _inner_solve(Z, w, u, mu, upper, sigma, inner_tol, shrinking)
         steps += taken
         primal = _primal(w, u, upper)
         if primal < best_primal:
