@@ -6,7 +6,8 @@ protocol (the whole training set; ``--profile-subsample`` for the profile's subs
 * ``point``: one fit and evaluation (the best of two runs) at the middle of the method's grids (k = 50, C = the
   grid value nearest 1, learning rate 0.01, LightGBM's 0.1), the unit of work of the protocol's cross-validation;
 * ``axis``: the same along the method's last tuned axis (the 20 values of C, the learning rates, or the 10 values
-  of k), the other parameters at the middle, the fits that reach their iteration limit counted.
+  of k), the other parameters at the middle, the fits that reach their iteration limit counted; as one path task
+  where the full search fits that axis so (:attr:`MethodSpec.path_axis`).
 
 From these it prints the CPU seconds, each method's cost relative to Binary-SVM's point measured in the same run
 (a unit that does not depend on the machine), and what the exact protocol would cost: the axis time times the
@@ -21,6 +22,8 @@ result is the same:
   pairs and its sampled Hessian, against the same method on every pair in every step and (unless ``--no-dcd``)
   dual coordinate descent visiting the pairs in one random order per epoch or instance by instance, at C = 0.001,
   the middle C and C = 1000: time and primal objective;
+* MLC-RankSVM-IR's C axis (k = 50) as point tasks and as the full search's warm-started path task (the pairs and
+  rows built once, each C starting from the previous solution, :attr:`MethodSpec.warm_axis`): time, MAP, choice;
 * MLC-SVM-MAP's C axis (k = 50) as point tasks solved as before (``no pruning``: the working set keeps every
   constraint), as point tasks now (``pruned``: idle constraints dropped; the staged search and the final fits),
   and as the full search's warm-started path task (each C starts from the previous one's working set,
@@ -50,7 +53,7 @@ from threadpoolctl import threadpool_limits
 
 os.environ.setdefault("LABELRANK_N_JOBS", "1")
 
-import labelrank.rankers.pairwise_newton as pn_module  # noqa: E402
+import labelrank.rankers._pair_maps as pair_maps_module  # noqa: E402
 import labelrank.rankers.svm as svm_module  # noqa: E402
 from labelrank.protocol.fits import (  # noqa: E402
     _cv_path_uncached,
@@ -89,28 +92,46 @@ def timed_fit(dataset, method, params, proto, profiler=None):
         return time.process_time() - start, n_warnings > 0
 
 
+def path_axis(dataset, method, params, axis, values, proto):
+    """CPU seconds of the full search's path task along ``axis`` on fold 0 (the other parameters at ``params``),
+    and the number of its convergence warnings."""
+    base = {name: value for name, value in params.items() if name != axis}
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        start = time.process_time()
+        out = _cv_path_uncached(dataset, proto.data_key(dataset), method, _params_key(base), axis, tuple(values), 0,
+                                "bench", proto, 1)
+        return time.process_time() - start, sum(o["n_warnings"] for o in out)
+
+
 def best_of(repeat, dataset, method, params, proto) -> float:
     """The smallest of ``repeat`` timings of a point (the first run also loads compiled kernels and caches)."""
     return min(timed_fit(dataset, method, params, proto)[0] for _ in range(repeat))
 
 
-def svmmap_axis(dataset, proto, variant):
-    """MLC-SVM-MAP along the C grid at k = 50 on fold 0, as the engine's tasks compute it: (CPU s, MAP per C)."""
+def c_axis(dataset, method, proto, path):
+    """``method`` along the C grid at k = 50 on fold 0, as the engine's tasks compute it: one point task per C, or
+    (``path``) the full search's warm-started path task (:attr:`MethodSpec.warm_axis`): (CPU s, MAP per C)."""
     key, grid = proto.data_key(dataset), tuple(proto.grids["C"])
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        start = time.process_time()
+        if path:
+            out = _cv_path_uncached(dataset, key, method, _params_key({"k": 50}), "C", grid, 0, "bench", proto, 1)
+        else:
+            out = [_cv_point_uncached(dataset, key, method, "original", _params_key({"k": 50, "C": C}), 0, "bench",
+                                      proto, 1) for C in grid]
+        return time.process_time() - start, np.array([o["MAP"] for o in out])
+
+
+def svmmap_axis(dataset, proto, variant):
+    """MLC-SVM-MAP along the C grid at k = 50 on fold 0 as point tasks without pruning, as point tasks or as the
+    warm path task: (CPU s, MAP per C)."""
     prune = svm_module._PRUNE_AFTER
     if variant == "no pruning":
         svm_module._PRUNE_AFTER = 10**9
     try:
-        with threadpool_limits(1), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            start = time.process_time()
-            if variant == "warm path":
-                out = _cv_path_uncached(dataset, key, "MLC-SVM-MAP", _params_key({"k": 50}), "C", grid, 0, "bench",
-                                        proto, 1)
-            else:
-                out = [_cv_point_uncached(dataset, key, "MLC-SVM-MAP", "original", _params_key({"k": 50, "C": C}),
-                                          0, "bench", proto, 1) for C in grid]
-            return time.process_time() - start, np.array([o["MAP"] for o in out])
+        return c_axis(dataset, "MLC-SVM-MAP", proto, path=variant == "warm path")
     finally:
         svm_module._PRUNE_AFTER = prune
 
@@ -121,13 +142,14 @@ def ranksvm_ir_fit(dataset, proto, C, solver, order="auto"):
     chooses by the size of the data ("auto"); "alm all pairs" is the augmented Lagrangian method as it was before
     its working set and sampled Hessian (every Newton step on every pair): (CPU seconds, the fitted ranker)."""
     Y_fit, _, Zf, _ = _ranker_inputs(dataset, 50, 0, proto)
-    threshold, alm, sample = svm_module._GROUP_PAIRS_ABOVE, svm_module.fit_pairwise_hinge_alm, pn_module._GRAM_SAMPLE
+    threshold, alm = svm_module._GROUP_PAIRS_ABOVE, svm_module.fit_pairwise_hinge_alm
+    sample = pair_maps_module._GRAM_SAMPLE
     if order != "auto":
         svm_module._GROUP_PAIRS_ABOVE = np.inf if order == "random" else -1
     if solver == "alm all pairs":
         solver = "alm"
         svm_module.fit_pairwise_hinge_alm = functools.partial(alm, shrinking=False)
-        pn_module._GRAM_SAMPLE = np.iinfo(np.int64).max
+        pair_maps_module._GRAM_SAMPLE = np.iinfo(np.int64).max
     try:
         with threadpool_limits(1), warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -138,13 +160,14 @@ def ranksvm_ir_fit(dataset, proto, C, solver, order="auto"):
             return time.process_time() - start, est.ranker_
     finally:
         svm_module._GROUP_PAIRS_ABOVE, svm_module.fit_pairwise_hinge_alm = threshold, alm
-        pn_module._GRAM_SAMPLE = sample
+        pair_maps_module._GRAM_SAMPLE = sample
 
 
 def compare(dataset, proto, methods, dcd=True) -> None:
     """The faster paths beside the reference, with ratios and the choice of C they lead to."""
     if "MLC-RankSVM-IR" in methods:
         compare_ranksvm_ir(dataset, proto, dcd)
+        compare_ranksvm_ir_path(dataset, proto)
     if "MLC-SVM-MAP" in methods:
         compare_svmmap(dataset, proto)
     for method in ("MLC-ListNet", "MLC-LambdaRank"):
@@ -205,6 +228,17 @@ def compare_ranksvm_ir(dataset, proto, dcd=True) -> None:
               f"alm's speed-up x{t_dcd / t_alm:.1f}", flush=True)
 
 
+def compare_ranksvm_ir_path(dataset, proto) -> None:
+    """RankSVM-IR's C axis as point tasks (the reference) and as the full search's warm path task."""
+    print(f"-- {dataset}: MLC-RankSVM-IR, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
+    reference, ref_maps = c_axis(dataset, "MLC-RankSVM-IR", proto, path=False)
+    seconds, maps = c_axis(dataset, "MLC-RankSVM-IR", proto, path=True)
+    same = np.argmax(maps) == np.argmax(ref_maps)
+    print(f"   point tasks {reference:8.2f} CPU s   warm path {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}"
+          f"   best C {proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), "
+          f"largest |MAP difference| {np.abs(maps - ref_maps).max():.2e}", flush=True)
+
+
 def compare_svmmap(dataset, proto) -> None:
     """SVM-MAP's C axis as unpruned point tasks (the reference), pruned point tasks and the warm path task."""
     print(f"-- {dataset}: MLC-SVM-MAP, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
@@ -253,11 +287,14 @@ def main() -> None:
             if not args.no_axis:
                 name, grid = spec.axes[-1]
                 values = proto.grids[grid]
-                axis_seconds, capped = 0.0, 0
-                for value in values:
-                    s, hit = timed_fit(dataset, method, {**params, name: value}, proto)
-                    axis_seconds += s
-                    capped += hit
+                if spec.path_axis == name:  # as the full search fits it: one path task
+                    axis_seconds, capped = path_axis(dataset, method, params, name, values, proto)
+                else:
+                    axis_seconds, capped = 0.0, 0
+                    for value in values:
+                        s, hit = timed_fit(dataset, method, {**params, name: value}, proto)
+                        axis_seconds += s
+                        capped += hit
                 others = int(np.prod([len(proto.grids[g]) for _, g in spec.axes[:-1]])) if len(spec.axes) > 1 else 1
                 exact = axis_seconds * others * proto.n_folds / 3600
                 line += f" {name + ' x' + str(len(values)):>9} {axis_seconds:9.2f} {capped:7d} {exact:17.2f}"

@@ -507,16 +507,18 @@ _METRIC_COLUMNS = list(METRICS)
 
 
 
-def test_a_warm_path_starts_with_the_cold_fit(cache):
+@pytest.mark.parametrize("method", ["MLC-SVM-MAP", "MLC-RankSVM-IR"])
+def test_a_warm_path_starts_with_the_cold_fit(cache, method):
     """The first value of a path is fitted cold: exactly the point task's result; the later ones are warm."""
     from labelrank.protocol.fits import _cv_path_uncached, _cv_point_uncached, _params_key
 
     p = proto()
     key, values = p.data_key(ex.SYNTHETIC), (0.01, 1.0, 100.0)
-    path = _cv_path_uncached(ex.SYNTHETIC, key, "MLC-SVM-MAP", _params_key({"k": 10}), "C", values, 0, "v", p, 1)
+    assert METHODS[method].path_axis == "C"
+    path = _cv_path_uncached(ex.SYNTHETIC, key, method, _params_key({"k": 10}), "C", values, 0, "v", p, 1)
     assert len(path) == len(values)
     for value, warm in zip(values, path):
-        cold = _cv_point_uncached(ex.SYNTHETIC, key, "MLC-SVM-MAP", "original", _params_key({"k": 10, "C": value}),
+        cold = _cv_point_uncached(ex.SYNTHETIC, key, method, "original", _params_key({"k": 10, "C": value}),
                                   0, "v", p, 1)
         for metric in ("MAP", "RankLoss", "Micro-F1"):
             if value == values[0]:
@@ -525,14 +527,15 @@ def test_a_warm_path_starts_with_the_cold_fit(cache):
                 assert warm[metric] == pytest.approx(cold[metric], abs=0.02)
 
 
-def test_the_full_search_walks_the_warm_axis_and_chooses_as_cold_fits(cache):
-    """Warm and cold fits are the same optimum up to SVM-MAP's tolerance (C * tol): the same MAP choice; where
-    two configurations are closer than that noise (Micro-F1 on 40 synthetic instances), either may win, and each
-    run's choice is then within the noise of the other's optimum."""
+@pytest.mark.parametrize("method", ["MLC-SVM-MAP", "MLC-RankSVM-IR"])
+def test_the_full_search_walks_the_warm_axis_and_chooses_as_cold_fits(cache, method):
+    """Warm and cold fits are the same optimum up to the solver's tolerance (SVM-MAP: C * tol): the same MAP
+    choice; where two configurations are closer than that noise (Micro-F1 on 40 synthetic instances), either may
+    win, and each run's choice is then within the noise of the other's optimum."""
     p = proto()
-    warm = ex.tune(ex.SYNTHETIC, "MLC-SVM-MAP", proto=p, search="full", progress=False)
-    no_warm = {**METHODS, "MLC-SVM-MAP": dataclasses.replace(METHODS["MLC-SVM-MAP"], warm_axis=None)}
-    cold = ex.tune(ex.SYNTHETIC, "MLC-SVM-MAP", proto=proto(methods=no_warm), search="full", progress=False)
+    warm = ex.tune(ex.SYNTHETIC, method, proto=p, search="full", progress=False)
+    no_warm = {**METHODS, method: dataclasses.replace(METHODS[method], warm_axis=None)}
+    cold = ex.tune(ex.SYNTHETIC, method, proto=proto(methods=no_warm), search="full", progress=False)
     assert warm.chosen["MAP"] == cold.chosen["MAP"]
     for target in ("MAP", "Micro-F1"):
         for run, other in ((warm, cold), (cold, warm)):
@@ -593,7 +596,3 @@ def test_a_method_has_one_path_axis_at_most():
     with pytest.raises(ValueError, match="batch_axis must be None or 'learning_rate'"):
         dataclasses.replace(METHODS["MLC-ListNet"], batch_axis="k")
 
-
-def test_warm_start_needs_a_warm_axis():
-    with pytest.raises(ValueError, match="MLC-ListNet has no warm_axis"):
-        ex.make_estimator("MLC-ListNet", {"k": 10}, "regression", proto(), warm_start=True)

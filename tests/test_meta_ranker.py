@@ -17,7 +17,7 @@ import labelrank
 from labelrank.features import MetaLevelFeatures
 from labelrank.meta_ranker import MetaLevelRanker
 from labelrank.metrics import average_precision
-from labelrank.rankers import RANKERS
+from labelrank.rankers import RANKERS, make_ranker
 from labelrank.threshold import LLSFThreshold
 from sklearn_checks import EXPECTED_FAILED_CHECKS, assert_bad_input_gives_clear_errors
 
@@ -129,15 +129,21 @@ def test_fit_is_fit_features_on_the_training_features(est):
     np.testing.assert_array_equal(a.predict(Xt), ref.predict(a.decision_function(Xt)))
 
 
-@pytest.mark.parametrize("ranker", ["listnet", "lambdarank", "lightgbm"])
-def test_fit_features_learning_rates_is_one_fit_features_per_rate(ranker):
+def path_problem(ranker):
+    """Training and test features of clustered data with a label without positive instance (ranked last, as by
+    fit_features), and an estimator for a path over one parameter."""
     X, Y = clustered_data(3)
-    Y[:, -1] = 0  # a label without a positive instance: ranked last, as by fit_features
+    Y[:, -1] = 0
     Xt, _ = clustered_data(4)
     mlf = MetaLevelFeatures(k=3).fit(X, Y[:, :-1])
     Z, Zt = mlf.neighbor_distances().features(), mlf.transform(Xt)
     extra = {"n_estimators": 5} if ranker == "lightgbm" else None
-    est = MetaLevelRanker(ranker=ranker, k=3, epochs=3, empty_labels="last", ranker_params=extra)
+    return Z, Y, Zt, MetaLevelRanker(ranker=ranker, k=3, epochs=3, empty_labels="last", ranker_params=extra)
+
+
+@pytest.mark.parametrize("ranker", ["listnet", "lambdarank", "lightgbm"])
+def test_fit_features_learning_rates_is_one_fit_features_per_rate(ranker):
+    Z, Y, Zt, est = path_problem(ranker)
     rates = (0.003, 0.3)
     models = est.fit_features_learning_rates(Z, Y, rates)
     assert [m.learning_rate for m in models] == list(rates) and est.learning_rate is None
@@ -149,6 +155,30 @@ def test_fit_features_learning_rates_is_one_fit_features_per_rate(ranker):
         est.fit_features_learning_rates(Z, Y, 0.1)
     with pytest.raises(ValueError, match="at least one learning rate"):
         est.fit_features_learning_rates(Z, Y, [])
+
+
+@pytest.mark.parametrize("ranker", ["ranksvm", "svmmap", "lightgbm"])
+def test_fit_features_path_along_C(ranker):
+    """Along C the SVM rankers fit one warm-started path (the ranker's fit_path, whose own tests compare it with
+    cold fits); a ranker without C (LightGBM) is fitted once per value, as fit_features fits it."""
+    Z, Y, Zt, est = path_problem(ranker)
+    values = (0.01, 1.0) if ranker != "lightgbm" else (0.1, 0.3)
+    param = "C" if ranker != "lightgbm" else "alpha"
+    models = est.fit_features_path(Z, Y, param, values)
+    assert [getattr(m, param) for m in models] == list(values) and getattr(est, param) is None
+    if ranker != "lightgbm":
+        direct = make_ranker(ranker, random_state=0).fit_path(Z, Y[:, :-1], list(values))
+    for value, model, j in zip(values, models, range(len(values))):
+        if ranker == "lightgbm":
+            one = clone(est).set_params(**{param: value}).fit_features(Z, Y)
+            np.testing.assert_array_equal(model.decision_function_features(Zt), one.decision_function_features(Zt))
+        else:
+            np.testing.assert_array_equal(model.ranker_.coef_, direct[j].coef_)
+        assert model.predict_features(Zt).shape == (Zt.shape[0], Y.shape[1])
+    with pytest.raises(ValueError, match="param must be a parameter of MetaLevelRanker, got 'gamma'"):
+        est.fit_features_path(Z, Y, "gamma", [1.0])
+    with pytest.raises(ValueError, match="at least one value of 'C'"):
+        est.fit_features_path(Z, Y, "C", [])
 
 
 def test_features_sliced_from_a_larger_k_give_the_same_model():

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from test_pairwise_svm import lbfgs_dual_weights, liblinear_weights, random_problem
 
 from labelrank.rankers import RankSVMIR
-from labelrank.rankers import pairwise_newton
+from labelrank.rankers import _pair_maps, pairwise_newton
 from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm
 from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, pair_margins, rank_svm_pairs
 
@@ -193,17 +193,17 @@ def easy_ranking_pairs(seed, n=80, m=20, d=5, shift=4.0):
 def fit_recording_working_sets(F, a, b, C, tol=1e-8):
     """fit_pairwise_hinge_alm with shrinking, and the sizes of the working sets its inner solves ran on."""
     sizes = []
-    subset = pairwise_newton._Pairs.subset
+    subset = _pair_maps._Pairs.subset
 
     def recording(self, pairs):
         sizes.append(pairs.size)
         return subset(self, pairs)
 
-    pairwise_newton._Pairs.subset = recording
+    _pair_maps._Pairs.subset = recording
     try:
         return fit_pairwise_hinge_alm(F, a, b, C, tol=tol), sizes
     finally:
-        pairwise_newton._Pairs.subset = subset
+        _pair_maps._Pairs.subset = subset
 
 
 @settings(max_examples=25, deadline=None)
@@ -255,7 +255,7 @@ def test_a_sampled_hessian_reaches_the_same_optimum(monkeypatch, C):
     direction, the same optimum."""
     F, a, b = easy_ranking_pairs(5, shift=1.0)
     exact = fit_pairwise_hinge_alm(F, a, b, C, tol=1e-10)
-    monkeypatch.setattr(pairwise_newton, "_GRAM_SAMPLE", 64)
+    monkeypatch.setattr(_pair_maps, "_GRAM_SAMPLE", 64)
     sampled = fit_pairwise_hinge_alm(F, a, b, C, tol=1e-10)
     assert exact.converged and sampled.converged
     assert sampled.primal_objective == pytest.approx(exact.primal_objective, rel=1e-9)
@@ -268,7 +268,7 @@ def test_pair_products_match_the_explicit_difference_matrix(nonzero):
     rng = np.random.default_rng(nonzero)
     r = np.zeros(a.size)
     r[rng.choice(a.size, nonzero, replace=False)] = rng.normal(size=nonzero)
-    Z = pairwise_newton._Pairs(F, a, b)
+    Z = _pair_maps._Pairs(F, a, b)
     np.testing.assert_allclose(Z.apply_t(r), (F[a] - F[b]).T @ r, rtol=1e-12, atol=1e-12)
     w = rng.normal(size=7)
     np.testing.assert_allclose(Z.apply(w), (F[a] - F[b]) @ w, rtol=1e-12, atol=1e-12)
@@ -280,3 +280,45 @@ def test_pair_products_match_the_explicit_difference_matrix(nonzero):
 def test_shrinking_must_be_a_bool():
     with pytest.raises(TypeError, match="shrinking must be True or False, got 'yes'"):
         fit_pairwise_hinge_alm(np.eye(2), [0], [1], shrinking="yes")
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), step=st.floats(1e-3, 10.0), below=st.floats(-5.0, 5.0))
+def test_the_screen_is_exact_below_the_threshold_and_a_lower_bound_above(seed, step, below):
+    F, a, b = random_problem(seed, n_rows=50, d=4, n_pairs=300)
+    rng = np.random.default_rng(seed)
+    Z = _pair_maps._Pairs(F, a, b)
+    w0 = rng.normal(size=4)
+    screen = _pair_maps._Screen(Z, w0)
+    w = w0 + step * rng.normal(size=4)
+    exact = (F[a] - F[b]) @ w
+    u = screen.margins(w, below)
+    low = exact < below
+    np.testing.assert_allclose(u[low], exact[low], rtol=1e-12, atol=1e-12)
+    assert np.all(u[~low] >= below) and np.all(u <= exact + 1e-12)
+    np.testing.assert_allclose(Z.norms(), np.linalg.norm(F[a] - F[b], axis=1), rtol=1e-12)
+
+
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_a_path_along_C_reaches_each_cold_optimum(shrinking):
+    F, a, b = easy_ranking_pairs(8, shift=3.0)
+    Cs = [1e-3, 0.1, 10.0, 1e3, 1e5]
+    path = pairwise_newton.fit_pairwise_hinge_alm_path(F, a, b, Cs, tol=1e-8, shrinking=shrinking)
+    cold_steps = 0
+    for C, warm in zip(Cs, path):
+        cold = fit_pairwise_hinge_alm(F, a, b, C, tol=1e-8, shrinking=shrinking)
+        assert warm.converged and cold.converged
+        assert warm.primal_objective == pytest.approx(primal(F, a, b, C, warm.coef[0]), rel=1e-9)
+        radius = sum(np.sqrt(2.0 * (r.primal_objective - r.dual_objective)) for r in (warm, cold))
+        assert np.linalg.norm(warm.coef - cold.coef) <= radius + 1e-9
+        cold_steps += cold.n_iter
+    assert sum(r.n_iter for r in path) < cold_steps
+
+
+@pytest.mark.parametrize("Cs, error, match", [
+    (1.0, TypeError, "Cs must be a sequence of positive floats, got 1.0"),
+    ([1.0, 0.0], ValueError, r"Cs\[1\]"),
+])
+def test_a_path_rejects_bad_values_of_C(Cs, error, match):
+    with pytest.raises(error, match=match):
+        pairwise_newton.fit_pairwise_hinge_alm_path(np.eye(2), [0], [1], Cs)

@@ -495,6 +495,54 @@ def test_svmmap_warm_start_along_c_reaches_the_cold_optimum():
     assert warm_iter < cold_iter / 1.5
 
 
+def test_svmmap_fit_path_is_the_sequence_of_warm_refits():
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=38, n=60, m=6, d=5, noise=1.0)
+    Cs = [0.1, 3.0, 100.0]
+    template = SVMMAP(tol=1e-4)
+    path = template.fit_path(Z, Y, Cs)
+    warm = SVMMAP(tol=1e-4, warm_start=True)
+    for C, est in zip(Cs, path):
+        warm.set_params(C=C).fit(Z, Y)
+        assert est.C == C and est.n_iter_ == warm.n_iter_
+        np.testing.assert_array_equal(est.decision_function(Zt), warm.decision_function(Zt))
+    assert not hasattr(template, "coef_")
+
+
+@pytest.mark.parametrize("solver, tol", [("alm", 1e-8), ("dcd", 1e-6)])
+def test_ranksvmir_fit_path_reaches_each_cold_optimum(solver, tol):
+    """Each fit of the path solves the cold fit's problem: the same optimum within the solvers' tolerance (for the
+    certified "alm": each within sqrt(2 gap) of the optimum, P being 1-strongly convex), in fewer steps."""
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=39, n=80, m=6, d=5, noise=1.0)
+    Cs = list(np.logspace(-3, 3 if solver == "alm" else 0, 7))  # dcd stops at its epoch cap above C of about 1
+    template = RankSVMIR(solver=solver, tol=tol, max_iter=None if solver == "alm" else 100_000)
+    path = template.fit_path(Z, Y, Cs)
+    warm_steps = cold_steps = 0
+    for C, est in zip(Cs, path):
+        cold = clone(template).set_params(C=C).fit(Z, Y)
+        assert est.C == C and est.converged_ and cold.converged_
+        np.testing.assert_array_equal(est.scale_, cold.scale_)
+        assert est.primal_objective_ == pytest.approx(cold.primal_objective_, rel=1e-4 if solver == "dcd" else 1e-7)
+        if solver == "alm":
+            radius = sum(np.sqrt(2 * (r.primal_objective_ - r.dual_objective_)) for r in (est, cold))
+            assert np.linalg.norm(est.coef_ - cold.coef_) <= radius + 1e-9
+        np.testing.assert_allclose(est.decision_function(Zt), cold.decision_function(Zt), atol=1e-2)
+        warm_steps, cold_steps = warm_steps + est.n_iter_, cold_steps + cold.n_iter_
+    assert warm_steps < cold_steps
+    assert not hasattr(template, "coef_")
+
+
+@pytest.mark.parametrize("ranker", [RankSVMIR(), SVMMAP()])
+@pytest.mark.parametrize("Cs, error, match", [
+    (1.0, TypeError, "Cs must be a sequence of positive floats, got 1.0"),
+    ([], ValueError, "Cs must hold at least one value of C"),
+    ([1.0, -2.0], ValueError, r"Cs\[1\]"),
+])
+def test_fit_path_rejects_bad_values_of_C(ranker, Cs, error, match):
+    (Z, Y), _, _ = hidden_linear_problem(seed=40, n=20)
+    with pytest.raises(error, match=match):
+        ranker.fit_path(Z, Y, Cs)
+
+
 def test_svmmap_warm_start_on_other_data_starts_cold():
     (Z1, Y1), _, _ = hidden_linear_problem(seed=34, n=40)
     (Z2, Y2), _, _ = hidden_linear_problem(seed=35, n=40)

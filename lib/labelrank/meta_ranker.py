@@ -43,6 +43,9 @@ _PARAM_MAP: dict[str, dict[str, str]] = {
 }
 _EMPTY_LABEL_RULES = ("error", "last")
 
+#: The rankers' methods that fit a sequence of values of one of their parameters together.
+_PATHS = {"learning_rate": "fit_learning_rates", "C": "fit_path"}
+
 
 class MetaLevelRanker(BaseEstimator):
     r"""Multi-label learning to rank over meta-level features (Yang & Gopal 2012), with LLSF thresholds.
@@ -249,13 +252,68 @@ class MetaLevelRanker(BaseEstimator):
         self._fit_features(Z, Y, ranker)
         return self
 
+    def fit_features_path(self, Z: Any, Y: Any, param: str, values: Sequence[Any]) -> list[MetaLevelRanker]:
+        """One fitted copy per value of ``param``, as ``clone(self).set_params(**{param: v}).fit_features(Z, Y)``
+        gives it, fitted together where the ranker can.
+
+        * ``"learning_rate"`` of "listnet" and "lambdarank": one pass over the lists per epoch for every rate
+          (:meth:`labelrank.rankers.ListNet.fit_learning_rates`); the same numbers as the single fits, exactly.
+        * ``"C"`` of "ranksvm" and "svmmap": one problem built once, each value warm-started from the previous
+          one's solution (:meth:`labelrank.rankers.RankSVMIR.fit_path`, :meth:`labelrank.rankers.SVMMAP.fit_path`);
+          the same optima as the single fits within the solver's tolerance.
+        * anything else: one fit after another.
+
+        The experiment engine's full grid search fits a method's path axis so.
+
+        Parameters
+        ----------
+        Z : array-like of shape (n, n_kept, 3k + 2)
+            As for :meth:`fit_features`.
+        Y : array-like of shape (n, n_labels)
+        param : str
+            A parameter of this estimator.
+        values : sequence
+            Its values, fitted in this order.
+
+        Returns
+        -------
+        list of MetaLevelRanker
+            Fitted copies, in the order of ``values``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from labelrank.features import MetaLevelFeatures
+        >>> rng = np.random.default_rng(0)
+        >>> X = rng.normal(size=(40, 3)); Y = (X[:, :2] + 0.3 * rng.normal(size=(40, 2)) > 0).astype(int)
+        >>> Z = MetaLevelFeatures(k=3).fit_transform(X, Y)
+        >>> models = MetaLevelRanker(ranker="ranksvm", k=3).fit_features_path(Z, Y, "C", [0.01, 1.0])
+        >>> [m.C for m in models], models[1].ranker_.converged_
+        ([0.01, 1.0], True)
+        """
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+            raise TypeError(f"values must be a sequence of values of {param!r}, got {values!r}")
+        if param not in self.get_params():
+            raise ValueError(f"param must be a parameter of MetaLevelRanker, got {param!r}")
+        models = [clone(self).set_params(**{param: value}) for value in values]
+        rankers = [model._make_ranker() for model in models]
+        if not rankers:
+            raise ValueError(f"values must hold at least one value of {param!r}, got an empty sequence")
+        Z, Y, kept = self._check_features(Z, Y)
+        theirs = _PARAM_MAP[self.ranker].get(param)
+        path = getattr(rankers[0], _PATHS.get(theirs, ""), None)
+        if path is not None and len({type(r) for r in rankers}) == 1:
+            # ranker_params may override the value: fit each copy at the value its ranker was given
+            fitted = path(Z, Y[:, kept], [getattr(r, theirs) for r in rankers])
+        else:
+            fitted = [ranker.fit(Z, Y[:, kept]) for ranker in rankers]
+        for model, ranker in zip(models, fitted):
+            model._set_fitted(Z, Y, kept, ranker)
+        return models
+
     def fit_features_learning_rates(self, Z: Any, Y: Any, learning_rates: Sequence[float]) -> list[MetaLevelRanker]:
         """One fitted copy per learning rate, each as ``clone(self).set_params(learning_rate=lr).fit_features(Z, Y)``
-        gives it, exactly.
-
-        The gradient rankers ("listnet", "lambdarank") train the copies together, one pass over the lists per epoch
-        (:meth:`labelrank.rankers.ListNet.fit_learning_rates`); the other rankers are fitted one after another.
-        Used by the protocol's full grid search along the learning rate.
+        gives it, exactly: :meth:`fit_features_path` along ``"learning_rate"``.
 
         Parameters
         ----------
@@ -271,19 +329,9 @@ class MetaLevelRanker(BaseEstimator):
         """
         if isinstance(learning_rates, (str, bytes)) or not hasattr(learning_rates, "__len__"):
             raise TypeError(f"learning_rates must be a sequence of positive floats, got {learning_rates!r}")
-        models = [clone(self).set_params(learning_rate=lr) for lr in learning_rates]
-        rankers = [model._make_ranker() for model in models]
-        if not rankers:
+        if len(learning_rates) == 0:
             raise ValueError("learning_rates must hold at least one learning rate, got an empty sequence")
-        Z, Y, kept = self._check_features(Z, Y)
-        if hasattr(rankers[0], "fit_learning_rates") and len({type(r) for r in rankers}) == 1:
-            # ranker_params may override the learning rate: train each copy at the rate its ranker was given
-            fitted = rankers[0].fit_learning_rates(Z, Y[:, kept], [r.learning_rate for r in rankers])
-        else:
-            fitted = [ranker.fit(Z, Y[:, kept]) for ranker in rankers]
-        for model, ranker in zip(models, fitted):
-            model._set_fitted(Z, Y, kept, ranker)
-        return models
+        return self.fit_features_path(Z, Y, "learning_rate", learning_rates)
 
     def _fit_features(self, Z: Any, Y: Any, ranker) -> None:
         Z, Y, kept = self._check_features(Z, Y)

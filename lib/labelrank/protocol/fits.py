@@ -40,7 +40,7 @@ def _check_representation(method: str, features: str, proto: Protocol) -> None:
 
 
 def make_estimator(method: str, params: dict[str, Any], threshold: ThresholdRule = "default",
-                   proto: Protocol | None = None, warm_start: bool = False):
+                   proto: Protocol | None = None):
     """A fresh, unfitted estimator for ``method`` with hyper-parameters ``params``.
 
     Parameters
@@ -53,9 +53,6 @@ def make_estimator(method: str, params: dict[str, Any], threshold: ThresholdRule
         The threshold rule; a ranker has only "regression" (its LLSF), and "default" means the same for it.
     proto : Protocol, optional
         Where ``method`` is looked up (:attr:`Protocol.methods`); the registered default protocol when None.
-    warm_start : bool
-        For a ranker: refits on the same features start from the previous fit (``ranker_params={"warm_start":
-        True}``; only for methods with a :attr:`MethodSpec.warm_axis`).
 
     Returns
     -------
@@ -69,10 +66,7 @@ def make_estimator(method: str, params: dict[str, Any], threshold: ThresholdRule
     if spec.kind == "ranker":
         from labelrank.meta_ranker import MetaLevelRanker
 
-        if warm_start and spec.warm_axis is None:
-            raise ValueError(f"{method} has no warm_axis: it cannot be warm-started")
-        return MetaLevelRanker(ranker=spec.estimator, empty_labels="last", **dict(spec.fixed), **params,
-                               ranker_params={"warm_start": True} if warm_start else None)
+        return MetaLevelRanker(ranker=spec.estimator, empty_labels="last", **dict(spec.fixed), **params)
     if callable(spec.estimator):
         factory = spec.estimator
     else:
@@ -211,9 +205,10 @@ def _cv_point_uncached(dataset: str, data_key: tuple, method: str, features: str
 def _cv_path_uncached(dataset: str, data_key: tuple, method: str, base_key: tuple, axis: str, values: tuple,
                       fold: int, version: str, proto: Protocol, threads: int) -> list[dict[str, float]]:
     """A ranker's cross-validation results at ``values`` of ``axis`` (in that order); one dict per value, as
-    :func:`_cv_point_uncached`'s. Along the :attr:`MethodSpec.warm_axis` each fit is warm-started from the previous
-    one; along the :attr:`MethodSpec.batch_axis` one fit trains all values, each value's time is the batch's
-    divided by the number of values, and the batch's convergence warnings are counted with the first value."""
+    :func:`_cv_point_uncached`'s. One call of :meth:`~labelrank.MetaLevelRanker.fit_features_path` fits them all
+    (along the :attr:`MethodSpec.warm_axis` each fit warm-started from the previous one, along the
+    :attr:`MethodSpec.batch_axis` all trained together); each value's time is the task's divided by the number of
+    values, and the task's convergence warnings are counted with the first value."""
     _start_task(threads)
     spec = _spec(method, proto)
     if axis not in (spec.warm_axis, spec.batch_axis):
@@ -221,24 +216,13 @@ def _cv_path_uncached(dataset: str, data_key: tuple, method: str, base_key: tupl
                          f"batch_axis={spec.batch_axis!r})")
     base = dict(base_key)
     Y_fit, Y_eval, Zf, Ze = _ranker_inputs(dataset, int(base["k"]), fold, proto)
-    if axis == spec.batch_axis:
-        t0, c0 = time.perf_counter(), time.process_time()
-        with _ConvergenceWarnings() as caught:
-            models = make_estimator(method, base, "regression", proto).fit_features_learning_rates(Zf, Y_fit, values)
-            outputs = [(est.decision_function_features(Ze), est.predict_features(Ze)) for est in models]
-        seconds, cpu = (time.perf_counter() - t0) / len(values), (time.process_time() - c0) / len(values)
-        return [_evaluation(Y_eval, scores, pred, caught.count if i == 0 else 0, seconds, cpu)
-                for i, (scores, pred) in enumerate(outputs)]
-    est = make_estimator(method, {**base, axis: values[0]}, "regression", proto, warm_start=True)
-    results = []
-    for value in values:
-        t0, c0 = time.perf_counter(), time.process_time()
-        with _ConvergenceWarnings() as caught:
-            est.set_params(**{axis: value}).fit_features(Zf, Y_fit)
-            scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
-        results.append(_evaluation(Y_eval, scores, pred, caught.count, time.perf_counter() - t0,
-                                   time.process_time() - c0))
-    return results
+    t0, c0 = time.perf_counter(), time.process_time()
+    with _ConvergenceWarnings() as caught:
+        models = make_estimator(method, base, "regression", proto).fit_features_path(Zf, Y_fit, axis, values)
+        outputs = [(est.decision_function_features(Ze), est.predict_features(Ze)) for est in models]
+    seconds, cpu = (time.perf_counter() - t0) / len(values), (time.process_time() - c0) / len(values)
+    return [_evaluation(Y_eval, scores, pred, caught.count if i == 0 else 0, seconds, cpu)
+            for i, (scores, pred) in enumerate(outputs)]
 
 
 def _evaluation(Y_eval: np.ndarray, scores: Any, pred: Any, n_warnings: int, seconds: float,

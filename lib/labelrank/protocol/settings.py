@@ -159,18 +159,18 @@ class MethodSpec:
         The version of this method's numbers, part of its cache keys (:func:`code_version`): bump it when a
         change to the estimator moves its results and nothing else's.
     warm_axis : str or None
-        A parameter along which a meta-level ranker can be refitted warm-started (``ranker_params={"warm_start":
-        True}``, then ``set_params`` and a new fit on the same features). The full grid search then fits that
-        axis's values of one configuration and fold in one task, in increasing order, each fit starting from the
-        previous one; each result is the same optimum up to the solver's tolerance (the staged search and the final
-        fits stay cold).
+        A parameter along which a meta-level ranker fits a path of values, each warm-started from the previous
+        one's solution (:meth:`labelrank.MetaLevelRanker.fit_features_path`; ``C`` of RankSVM-IR and SVM-MAP). The
+        full grid search then fits that axis's values of one configuration and fold in one task, in increasing
+        order; each result is the same optimum up to the solver's tolerance (the staged search and the final fits
+        stay cold).
     fixed : tuple of (parameter, value) pairs
         Settings given to every estimator of the method and never tuned, e.g. ``(("distance", "weka"),)``; part of
         the method's cache keys (:func:`~labelrank.protocol.keys.code_version`).
     batch_axis : str or None
         The learning-rate axis of a gradient ranker, whose values one fit trains together
-        (:meth:`labelrank.MetaLevelRanker.fit_features_learning_rates`): the full grid search fits that axis's
-        values of one configuration and fold in one task, with results identical to one fit per value.
+        (:meth:`labelrank.MetaLevelRanker.fit_features_path`): the full grid search fits that axis's values of one
+        configuration and fold in one task, with results identical to one fit per value.
     """
 
     name: str

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -222,6 +223,49 @@ class _SVMRanker(_LinearRanker):
         check_positive_int(self.max_iter_, "max_iter")
         self._check_standardize()
         _check_seed(self.random_state)
+
+    def fit_path(self, Z: Any, Y: Any, Cs: Sequence[float]) -> list[_SVMRanker]:
+        """One fitted copy of this ranker per value of ``C``, each starting from the previous one's solution.
+
+        Element ``j`` solves the problem of ``clone(self).set_params(C=Cs[j]).fit(Z, Y)`` to the same tolerance,
+        starting from the solution at ``Cs[j - 1]``: RankSVM-IR builds its pairs and rows once and starts from
+        the last weights (with "alm", :func:`~labelrank.rankers.pairwise_newton.fit_pairwise_hinge_alm_path`) or
+        dual point; SVM-MAP from the last working set (as refits with ``warm_start=True``). So each fit is the
+        cold fit's optimum within the solver's tolerance, not the same floating-point numbers. Along an
+        increasing grid of ``C`` this saves most of the work (``benchmarks/bench_protocol.py --compare``).
+
+        Parameters
+        ----------
+        Z : array-like of shape (n, m, d)
+        Y : array-like of shape (n, m)
+        Cs : sequence of float
+            Positive values of ``C`` (repeats allowed), fitted in this order.
+
+        Returns
+        -------
+        list
+            The fitted rankers, in the order of ``Cs``; this ranker itself stays unfitted.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from labelrank.rankers import RankSVMIR
+        >>> rng = np.random.default_rng(0)
+        >>> Y = rng.integers(0, 2, size=(40, 4)); Z = rng.normal(size=(40, 4, 3)); Z[..., 0] += 2 * Y
+        >>> path = RankSVMIR().fit_path(Z, Y, [0.01, 0.1, 1.0])
+        >>> alone = RankSVMIR(C=1.0).fit(Z, Y)
+        >>> [r.C for r in path], bool(np.allclose(path[-1].coef_, alone.coef_, atol=1e-3))
+        ([0.01, 0.1, 1.0], True)
+        """
+        if isinstance(Cs, (str, bytes)) or not hasattr(Cs, "__len__"):
+            raise TypeError(f"Cs must be a sequence of positive floats, got {Cs!r}")
+        values = [float(_check_positive(c, f"Cs[{j}]")) for j, c in enumerate(Cs)]
+        if not values:
+            raise ValueError("Cs must hold at least one value of C, got an empty sequence")
+        return self._path(Z, Y, values)
+
+    def _path(self, Z: Any, Y: Any, values: list[float]) -> list[_SVMRanker]:
+        raise NotImplementedError
 
     def _default_tolerances(self) -> tuple[float | None, int | None]:
         """The (tol, max_iter) that None stands for; None here: the ranker needs both given."""

@@ -39,15 +39,19 @@ Every product with ``Z`` is one pass over ``F`` (``F @ w``, then a gather over t
 with :math:`Z^\top` is one scatter over the pairs and ``F.T @ c`` over the rows it touches; no pair's difference
 vector is stored except those of the band, in chunks.
 
-Two things make a large ranking problem cheap, neither of which changes the optimum or its certificate:
+Three things make a large ranking problem cheap, none of which changes the optimum or its certificate:
 
 * **A working set** (``shrinking=True``; Joachims 1999's shrinking, in the form of Hsieh et al. 2008). A pair with
   :math:`v_p \ge 1` adds nothing to :math:`\varphi` or its gradient, and a ranking problem's pairs mostly end far
   beyond their margin (Reuters-21578 at ``k = 50``: fewer than 3% have a margin below 2, on 3% of the rows). Each
-  inner solve runs its Newton steps on the pairs with :math:`v_p < 2` and a copy of their rows, then one pass over
-  every pair recomputes ``Zw`` and the gradient; a left-out pair that has come below 1 joins, and the solve goes
+  inner solve runs its Newton steps on the pairs with :math:`v_p < 2` and a copy of their rows, then recomputes
+  ``Zw`` and the gradient of the whole problem; a left-out pair that has come below 1 joins, and the solve goes
   on. Everything the outer iteration and the certificate use is of the whole problem.
-* **A sampled Hessian** for a band of more than ``_GRAM_SAMPLE`` pairs (at ``w = 0`` every pair is in it): the
+* **A screen** (with the working set): one exact pass over all pairs at an anchor :math:`w_0` bounds every margin
+  from below for any later ``w``, :math:`z_p \cdot w \ge z_p \cdot w_0 - \lVert z_p \rVert \lVert w - w_0
+  \rVert`, so "recomputes ``Zw``" above touches only the rows of the pairs whose bound falls below 2, and a new
+  anchor (a pass over every row) is needed only when they become many (safe screening, El Ghaoui et al. 2012).
+* **A sampled Hessian** for a band of more than 65,536 pairs (at ``w = 0`` every pair is in it): the
   Gram matrix of a seeded random sample of the band, scaled up (sub-sampled Newton, Roosta-Khorasani & Mahoney
   2019). It is still positive definite, so the direction still descends, and the line search decides the step.
 
@@ -59,6 +63,8 @@ T. Joachims (1999). Making large-scale SVM learning practical. In Advances in Ke
 Learning, MIT Press, 169-184.
 C.-J. Hsieh, K.-W. Chang, C.-J. Lin, S. S. Keerthi, S. Sundararajan (2008). A dual coordinate descent method for
 large-scale linear SVM. ICML, 408-415.
+L. El Ghaoui, V. Viallon, T. Rabbani (2012). Safe feature elimination in sparse supervised learning. Pacific
+Journal of Optimization 8(4), 667-698.
 F. Roosta-Khorasani, M. W. Mahoney (2019). Sub-sampled Newton methods. Mathematical Programming 174, 293-326.
 R. T. Rockafellar (1976). Augmented Lagrangians and applications of the proximal point algorithm in convex
 programming. Mathematics of Operations Research 1(2), 97-116.
@@ -66,21 +72,17 @@ programming. Mathematics of Operations Research 1(2), 97-116.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import scipy.linalg
 
 from labelrank._validation import check_positive_int, check_real
+from labelrank.rankers._pair_maps import _Pairs, _Screen
 from labelrank.rankers.pairwise_svm import PairwiseHingeResult, _as_dense_matrix, _as_index, _pair_bounds
 
-__all__ = ["fit_pairwise_hinge_alm"]
-
-#: Pairs whose difference vectors are formed at once when the band's Hessian is accumulated.
-_CHUNK = 32_768
-
-#: A band of more pairs has its Hessian estimated from a random sample of this many (subsampled Newton).
-_GRAM_SAMPLE = 65_536
+__all__ = ["fit_pairwise_hinge_alm", "fit_pairwise_hinge_alm_path"]
 
 #: The penalty starts at this multiple of the median ``C_p`` and grows by ``_SIGMA_GROWTH`` per outer iteration.
 _SIGMA_START = 1.0
@@ -101,45 +103,6 @@ _KEEP_MARGIN = 1.0
 _SHRINK_BELOW = 0.5
 _FULL_STEPS = 2
 _MAX_ROUNDS = 25
-
-
-class _Pairs:
-    """The linear maps ``w -> Zw`` and ``r -> Z^T r`` of a dense ``F`` and its pairs, without forming ``Z``."""
-
-    def __init__(self, F: np.ndarray, pos: np.ndarray, neg: np.ndarray):
-        self.F, self.pos, self.neg = F, pos, neg
-
-    def apply(self, w: np.ndarray) -> np.ndarray:
-        s = self.F @ w
-        return s[self.pos] - s[self.neg]
-
-    def apply_t(self, r: np.ndarray) -> np.ndarray:
-        n = self.F.shape[0]
-        c = np.bincount(self.pos, r, minlength=n) - np.bincount(self.neg, r, minlength=n)
-        rows = np.flatnonzero(c)
-        if rows.size > n // 4:
-            return self.F.T @ c
-        return self.F[rows].T @ c[rows]  # the usual case near the optimum: few pairs have a nonzero r
-
-    def subset(self, pairs: np.ndarray) -> _Pairs:
-        """The maps of the pairs ``pairs`` (indices) alone, on a copy of the rows they use."""
-        rows, inverse = np.unique(np.concatenate([self.pos[pairs], self.neg[pairs]]), return_inverse=True)
-        return _Pairs(self.F[rows], inverse[: pairs.size], inverse[pairs.size :])
-
-    def gram(self, band: np.ndarray) -> np.ndarray:
-        """:math:`Z_B^\\top Z_B` of the pairs ``band`` (indices), accumulated in chunks; above ``_GRAM_SAMPLE``
-        pairs, estimated from a seeded random sample of that many, scaled up."""
-        d = self.F.shape[1]
-        out = np.zeros((d, d))
-        if band.size > _GRAM_SAMPLE:
-            scale = band.size / _GRAM_SAMPLE
-            band = np.sort(np.random.default_rng(0).choice(band, _GRAM_SAMPLE, replace=False))
-            return scale * self.gram(band)
-        for start in range(0, band.size, _CHUNK):
-            idx = band[start : start + _CHUNK]
-            Zb = self.F[self.pos[idx]] - self.F[self.neg[idx]]
-            out += Zb.T @ Zb
-        return out
 
 
 def _envelope(v: np.ndarray, upper: np.ndarray, sigma: float) -> tuple[float, np.ndarray]:
@@ -204,24 +167,30 @@ def _inner_newton(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper
     return w, u, deriv, grad, steps
 
 
-def _inner_solve(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper: np.ndarray, sigma: float,
-                 tol: float, shrinking: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    r""":func:`_inner_newton` over all pairs, or, with ``shrinking``, over a working set of them.
+def _inner_solve(Z: _Pairs, screen: _Screen | None, w: np.ndarray, u: np.ndarray, mu: np.ndarray,
+                 upper: np.ndarray, sigma: float,
+                 tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    r""":func:`_inner_newton` over all pairs, or, with a ``screen`` (``shrinking``), over a working set of them.
 
     A pair with :math:`v_p \ge 1` adds nothing to :math:`\varphi` or its gradient, and at the optimum of a ranking
     problem most pairs sit far above 1 (on Reuters-21578 fewer than 3% of the pairs have a margin below 2). So the
     Newton steps run on the pairs with :math:`v_p < 1 +` ``_KEEP_MARGIN`` (and on a copy of their rows only); then
-    one pass over all pairs recomputes ``Zw`` and the gradient, and any pair left out that has come below 1 joins
-    the working set for another round. What is returned is always of the whole problem: (w, Zw, e'(v), the
-    gradient, Newton steps taken), as :func:`_inner_newton` returns them.
+    the screen gives ``Zw`` of every pair that may have come below that (the others keep a lower bound above it),
+    and any pair left out that has come below 1 joins the working set for another round. Steps on all pairs (while
+    more than ``_SHRINK_BELOW`` of them are in the working set) start from an exact pass. What is returned is of
+    the whole problem, as :func:`_inner_newton` returns it: (w, u, e'(v), the gradient, Newton steps taken), where
+    ``u`` is ``Zw`` on every pair with :math:`v_p < 1 +` ``_KEEP_MARGIN`` and a lower bound at least that elsewhere.
     """
     shift = mu / sigma
+    keep = 1.0 + _KEEP_MARGIN - shift  # the margins below which a pair may matter
     steps, working = 0, None
     for _ in range(_MAX_ROUNDS):
         if working is None:
-            working = np.flatnonzero(u + shift < 1.0 + _KEEP_MARGIN) if shrinking else np.arange(u.size)
-        if working.size > _SHRINK_BELOW * u.size or not shrinking:
-            limit = min(_INNER_STEPS - steps, _FULL_STEPS if shrinking else _INNER_STEPS)
+            working = np.flatnonzero(u < keep) if screen is not None else np.arange(u.size)
+        if working.size > _SHRINK_BELOW * u.size or screen is None:
+            limit = min(_INNER_STEPS - steps, _FULL_STEPS if screen is not None else _INNER_STEPS)
+            if screen is not None:
+                u = screen.anchor(w)  # the steps on all pairs update u: it must be exact everywhere
             w, u, deriv, grad, taken = _inner_newton(Z, w, u, mu, upper, sigma, tol, limit)
             steps += taken
             if taken < limit or steps >= _INNER_STEPS or float(np.linalg.norm(grad)) <= tol:
@@ -231,7 +200,7 @@ def _inner_solve(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper:
         w, _, _, _, taken = _inner_newton(Z.subset(working), w, u[working], mu[working], upper[working], sigma,
                                           tol, _INNER_STEPS - steps)
         steps += taken
-        u = Z.apply(w)
+        u = screen.margins(w, keep)
         deriv = _envelope(u + shift, upper, sigma)[1]
         grad = w + Z.apply_t(deriv)
         if steps >= _INNER_STEPS or float(np.linalg.norm(grad)) <= tol:
@@ -300,17 +269,8 @@ def fit_pairwise_hinge_alm(
     >>> res.converged, round(float(res.coef[0, 0]), 6), res.duality_gap < 1e-6
     (True, 1.0, True)
     """
-    if F is None or isinstance(F, (str, bytes)) or hasattr(F, "tocsr"):
-        raise TypeError(f"F must be a dense 2-D array, got {type(F).__name__}")
-    F = _as_dense_matrix(F)
-    n_rows, d = F.shape
-    pos = _as_index(pos_rows, "pos_rows", None, n_rows, "the rows of F")
-    neg = _as_index(neg_rows, "neg_rows", pos.shape[0], n_rows, "the rows of F")
-    upper = _pair_bounds(C, pos.shape[0])
-    tol = check_real(tol, "tol", low=0.0, low_inclusive=False)
-    max_iter = check_positive_int(max_iter, "max_iter")
-    if not isinstance(shrinking, (bool, np.bool_)):
-        raise TypeError(f"shrinking must be True or False, got {shrinking!r}")
+    Z, tol, max_iter = _checked(F, pos_rows, neg_rows, tol, max_iter, shrinking)
+    d = Z.F.shape[1]
     if coef_init is None:
         w = np.zeros(d)
     else:
@@ -318,8 +278,69 @@ def fit_pairwise_hinge_alm(
         if w.shape != (d,) or not np.all(np.isfinite(w)):
             raise ValueError(f"coef_init must be {d} finite numbers, got shape {np.shape(coef_init)}")
         w = w.copy()
+    return _alm(Z, _pair_bounds(C, Z.pos.size), w, tol, max_iter, bool(shrinking))
 
-    return _alm(_Pairs(F, pos, neg), upper, w, tol, max_iter, bool(shrinking))
+
+def fit_pairwise_hinge_alm_path(
+    F: Any,
+    pos_rows: Any,
+    neg_rows: Any,
+    Cs: Sequence[float],
+    *,
+    tol: float = 1e-6,
+    max_iter: int = 100,
+    shrinking: bool = True,
+) -> list[PairwiseHingeResult]:
+    r"""(P) at each value of ``C`` in turn, each solve starting from the previous solution.
+
+    What :func:`fit_pairwise_hinge_alm` computes at each ``C`` (one weight per pair, ``C_p = C``), to the same
+    certified tolerance, with the input checked once and the pairs' norms of the screen (module docstring)
+    computed once. Along an increasing grid of ``C`` the warm start skips the first Newton steps, in which every
+    pair is in the quadratic band.
+
+    Parameters
+    ----------
+    F, pos_rows, neg_rows, tol, max_iter, shrinking
+        As for :func:`fit_pairwise_hinge_alm`.
+    Cs : sequence of float
+        Positive values of ``C``, solved in this order.
+
+    Returns
+    -------
+    list of PairwiseHingeResult
+        One per value of ``Cs``.
+
+    Examples
+    --------
+    >>> path = fit_pairwise_hinge_alm_path([[0.0], [1.0]], [1], [0], [0.25, 10.0])
+    >>> [round(float(r.coef[0, 0]), 6) for r in path]
+    [0.25, 1.0]
+    """
+    Z, tol, max_iter = _checked(F, pos_rows, neg_rows, tol, max_iter, shrinking)
+    if isinstance(Cs, (str, bytes)) or not hasattr(Cs, "__len__"):
+        raise TypeError(f"Cs must be a sequence of positive floats, got {Cs!r}")
+    values = [check_real(c, f"Cs[{j}]", low=0.0, low_inclusive=False) for j, c in enumerate(Cs)]
+    w, results = np.zeros(Z.F.shape[1]), []
+    for C in values:
+        results.append(_alm(Z, np.full(Z.pos.size, float(C)), w, tol, max_iter, bool(shrinking)))
+        w = results[-1].coef[0].copy()
+    return results
+
+
+def _checked(F: Any, pos_rows: Any, neg_rows: Any, tol: Any, max_iter: Any,
+             shrinking: Any) -> tuple[_Pairs, float, int]:
+    """The pair maps of validated ``F``, ``pos_rows``, ``neg_rows``; ``tol`` and ``max_iter`` checked."""
+    if F is None or isinstance(F, (str, bytes)) or hasattr(F, "tocsr"):
+        raise TypeError(f"F must be a dense 2-D array, got {type(F).__name__}")
+    F = _as_dense_matrix(F)
+    n_rows = F.shape[0]
+    pos = _as_index(pos_rows, "pos_rows", None, n_rows, "the rows of F")
+    neg = _as_index(neg_rows, "neg_rows", pos.shape[0], n_rows, "the rows of F")
+    tol = check_real(tol, "tol", low=0.0, low_inclusive=False)
+    max_iter = check_positive_int(max_iter, "max_iter")
+    if not isinstance(shrinking, (bool, np.bool_)):
+        raise TypeError(f"shrinking must be True or False, got {shrinking!r}")
+    return _Pairs(F, pos, neg), tol, max_iter
 
 
 def _alm(Z: _Pairs, upper: np.ndarray, w: np.ndarray, tol: float, max_iter: int,
@@ -330,12 +351,13 @@ def _alm(Z: _Pairs, upper: np.ndarray, w: np.ndarray, tol: float, max_iter: int,
         return PairwiseHingeResult(np.zeros((1, d)), np.zeros(0), 0, True, 0.0, 0.0, 0.0)
     mu = np.zeros(n_pairs)
     sigma = sigma_start = _SIGMA_START * float(np.median(upper))
-    u = Z.apply(w)
+    screen = _Screen(Z, w) if shrinking else None
+    u = Z.apply(w) if screen is None else screen.u0.copy()
     best_w, best_primal = w, np.inf
     alpha, dual, gap, steps, converged = np.zeros(n_pairs), -np.inf, np.inf, 0, False
     for _ in range(max_iter):
         inner_tol = _INNER_TOL * tol * max(1.0, float(np.sqrt(w @ w)))
-        w, u, mu, grad, taken = _inner_solve(Z, w, u, mu, upper, sigma, inner_tol, shrinking)
+        w, u, mu, grad, taken = _inner_solve(Z, screen, w, u, mu, upper, sigma, inner_tol)
         steps += taken
         primal = _primal(w, u, upper)
         if primal < best_primal:
@@ -345,7 +367,9 @@ def _alm(Z: _Pairs, upper: np.ndarray, w: np.ndarray, tol: float, max_iter: int,
         candidate_dual = float(-mu.sum()) - 0.5 * float(w_dual @ w_dual)
         if candidate_dual > dual:
             alpha, dual = -mu, candidate_dual
-        primal_of_dual = _primal(w_dual, Z.apply(w_dual), upper)  # often the better primal point
+        # often the better primal point; a lower bound of at least 1 on a margin is as good as its value here
+        u_dual = Z.apply(w_dual) if screen is None else screen.margins(w_dual, 1.0)
+        primal_of_dual = _primal(w_dual, u_dual, upper)
         if primal_of_dual < best_primal:
             best_w, best_primal = w_dual, primal_of_dual
         gap = (best_primal - dual) / max(1.0, best_primal)

@@ -7,6 +7,7 @@ import warnings
 from typing import Any
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
 from labelrank._optional import require
@@ -17,7 +18,7 @@ from labelrank.rankers._base import (
     _SVMRanker,
     _weighted_sum,
 )
-from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm
+from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm, fit_pairwise_hinge_alm_path
 from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, rank_svm_pairs
 
 numba = require("numba", "labelrank.rankers (the SVM rankers' compiled kernels)")
@@ -286,7 +287,32 @@ class RankSVMIR(_SVMRanker):
             raise ValueError(f"solver must be one of {sorted(_SOLVER_DEFAULTS)}, got {self.solver!r}")
         return _SOLVER_DEFAULTS[self.solver]
 
+    def _path(self, Z: Any, Y: Any, values: list[float]) -> list[RankSVMIR]:
+        # the pairs and standardised rows built once; "alm": fit_pairwise_hinge_alm_path (each C from the last
+        # weights, the pairs' norms computed once), "dcd": each C from the last dual point scaled to it
+        template = clone(self)  # this ranker itself stays unfitted
+        Z, Y = template._prepare(Z, Y)
+        F, pos, neg, inst = template._pair_rows(Z, Y)
+        fitted = [clone(self).set_params(C=C) for C in values]
+        for est in fitted:
+            est._check_params()
+            est.n_features_in_, est.mean_, est.scale_ = template.n_features_in_, template.mean_, template.scale_
+        if self.solver == "alm":
+            path = fit_pairwise_hinge_alm_path(F, pos, neg, values, tol=float(template.tol_),
+                                               max_iter=int(template.max_iter_))
+            for est, res in zip(fitted, path):
+                est._set_result(res)
+        else:
+            for j, est in enumerate(fitted):
+                est._solve(F, pos, neg, inst, fitted[j - 1] if j else None)
+        return fitted
+
     def _fit(self, Z: np.ndarray, Y: np.ndarray) -> None:
+        self._solve(*self._pair_rows(Z, Y))
+
+    def _pair_rows(self, Z: np.ndarray, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The standardised rows ``F`` (one per (instance, label)), each pair's positive and negative row, and
+        each pair's instance."""
         n, m, d = Z.shape
         inst, rel, irr = rank_svm_pairs(Y)
         # the mean cancels in every pair difference: dividing by the scale is the whole standardisation
@@ -295,17 +321,23 @@ class RankSVMIR(_SVMRanker):
         for start in range(0, n, step):
             block = Z[start : start + step].reshape(-1, d)
             F[start * m : start * m + block.shape[0]] = block / self.scale_
+        return F, inst * m + rel, inst * m + irr, inst
+
+    def _solve(self, F: np.ndarray, pos: np.ndarray, neg: np.ndarray, inst: np.ndarray,
+               previous: RankSVMIR | None = None) -> None:
+        """Solve on the rows of :meth:`_pair_rows` ("dcd": from ``previous``'s dual point, scaled to this C)."""
         if self.solver == "alm":
-            res = fit_pairwise_hinge_alm(F, inst * m + rel, inst * m + irr, float(self.C), tol=float(self.tol_),
+            res = fit_pairwise_hinge_alm(F, pos, neg, float(self.C), tol=float(self.tol_),
                                          max_iter=int(self.max_iter_))
-            what = f"outer iterations (relative duality gap {res.violation:.3g} > tol={self.tol_})"
         else:
+            start = None if previous is None else previous.dual_coef_ * (float(self.C) / float(previous.C))
             groups = inst if F.nbytes > _GROUP_PAIRS_ABOVE else None  # see _GROUP_PAIRS_ABOVE
-            res = fit_pairwise_hinge(F, inst * m + rel, inst * m + irr, float(self.C), tol=float(self.tol_),
+            res = fit_pairwise_hinge(F, pos, neg, float(self.C), tol=float(self.tol_),
                                      max_iter=int(self.max_iter_), random_state=int(self.random_state),
-                                     groups=groups)
-            what = f"epochs (projected-gradient spread {res.violation:.3g} > tol={self.tol_})"
-        del F
+                                     groups=groups, alpha_init=start)
+        self._set_result(res)
+
+    def _set_result(self, res) -> None:
         self.coef_ = res.coef[0]
         self.intercept_ = 0.0
         self.dual_coef_ = res.alpha
@@ -314,10 +346,13 @@ class RankSVMIR(_SVMRanker):
         self.primal_objective_ = res.primal_objective
         self.dual_objective_ = res.dual_objective
         if not res.converged:
+            what = (f"outer iterations (relative duality gap {res.violation:.3g} > tol={self.tol_})"
+                    if self.solver == "alm" else
+                    f"epochs (projected-gradient spread {res.violation:.3g} > tol={self.tol_})")
             warnings.warn(
                 f"RankSVMIR did not converge in max_iter={self.max_iter_} {what}; increase max_iter or lower C",
                 ConvergenceWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
 
 
@@ -414,6 +449,17 @@ class SVMMAP(_SVMRanker):
         super()._check_params()
         if not isinstance(self.warm_start, (bool, np.bool_)):
             raise TypeError(f"warm_start must be True or False, got {_describe(self.warm_start)}")
+
+    def _path(self, Z: Any, Y: Any, values: list[float]) -> list[SVMMAP]:
+        # each C warm-started from the last one's working set, as refits of one estimator with warm_start=True
+        fitted, previous = [], None
+        for C in values:
+            est = clone(self).set_params(C=C, warm_start=True)
+            if previous is not None:
+                est._take_warm_start(previous)
+            fitted.append(est.fit(Z, Y))
+            previous = est
+        return fitted
 
     def _take_warm_start(self, previous: SVMMAP) -> None:
         """Start the next fit from ``previous``'s working set (a fitted SVMMAP with ``warm_start=True``)."""

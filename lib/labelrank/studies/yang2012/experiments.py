@@ -127,8 +127,10 @@ METHODS: dict[str, MethodSpec] = {
         # version 4: RankSVMIR's augmented Lagrangian solver, optimal at every C (dual coordinate descent stopped
         # at its epoch cap from C of about 1 on); 5: its penalty capped and an eigenvalue fallback for the Newton
         # system (fits with collinear features at large C raised LinAlgError); 6: its Newton steps on a working set
-        # of the pairs near their margins (the same optimum, certified; another point within the tolerance)
-        MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=6),
+        # of the pairs near their margins (the same optimum, certified; another point within the tolerance); 7:
+        # the margins left out screened by lower bounds; the full grid search fits the C axis as one warm-started
+        # path (RankSVMIR.fit_path)
+        MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=7, warm_axis="C"),
         MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr")),
                    batch_axis="learning_rate"),
         MethodSpec("MLC-LightGBM", "ranker", "lightgbm", (("k", "k"), ("learning_rate", "lgbm_lr"))),
