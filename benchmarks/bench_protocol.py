@@ -28,6 +28,8 @@ result is the same:
   constraint), as point tasks now (``pruned``: idle constraints dropped; the staged search and the final fits),
   and as the full search's warm-started path task (each C starts from the previous one's working set,
   :attr:`MethodSpec.warm_axis`);
+* MLC-LightGBM's ranker (k = 50, learning rate 0.1) with LightGBM's row-wise histograms and with the column-wise
+  ones it uses: time and whether the scores are the same;
 * MLC-ListNet's and MLC-LambdaRank's learning-rate axis (k = 50) as one point task per rate and as the full
   search's batch task (every rate trained in one pass over the lists per epoch, :attr:`MethodSpec.batch_axis`),
   whose numbers must be the point tasks', exactly.
@@ -173,6 +175,8 @@ def compare(dataset, proto, methods, dcd=True) -> None:
     for method in ("MLC-ListNet", "MLC-LambdaRank"):
         if method in methods:
             compare_learning_rates(dataset, method, proto)
+    if "MLC-LightGBM" in methods:
+        compare_lightgbm(dataset, proto)
 
 
 def learning_rate_axis(dataset, method, proto, batched):
@@ -237,6 +241,32 @@ def compare_ranksvm_ir_path(dataset, proto) -> None:
     print(f"   point tasks {reference:8.2f} CPU s   warm path {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}"
           f"   best C {proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), "
           f"largest |MAP difference| {np.abs(maps - ref_maps).max():.2e}", flush=True)
+
+
+def compare_lightgbm(dataset, proto) -> None:
+    """MLC-LightGBM's ranker at k = 50 and learning rate 0.1 on fold 0 with row-wise histograms (the reference)
+    and column-wise ones (the ranker's setting): CPU s and whether the scores are the same."""
+    import lightgbm
+
+    from labelrank.rankers import LightGBMLambdaRank
+
+    Y_fit, _, Zf, Ze = _ranker_inputs(dataset, 50, 0, proto)
+    kept = np.asarray(Y_fit).any(axis=0)
+    Z, Y = np.asarray(Zf, dtype=np.float64), np.asarray(Y_fit)[:, kept]
+    n, m, d = Z.shape
+    print(f"-- {dataset}: MLC-LightGBM at k = 50, learning rate 0.1, fold 0: row-wise vs column-wise histograms")
+    with threadpool_limits(1):
+        start = time.process_time()
+        ours = LightGBMLambdaRank(learning_rate=0.1).fit(Z, Y)
+        t_col = time.process_time() - start
+        params = {**ours.model_.get_params(), "force_col_wise": False, "force_row_wise": True}
+        start = time.process_time()
+        rows = lightgbm.LGBMRanker(**params).fit(Z.reshape(n * m, d), Y.reshape(-1), group=np.full(n, m))
+        t_row = time.process_time() - start
+    Zt = np.asarray(Ze, dtype=np.float64)
+    same = np.array_equal(ours.decision_function(Zt).ravel(), rows.predict(Zt.reshape(-1, d)))
+    print(f"   row-wise {t_row:8.2f} CPU s   column-wise {t_col:8.2f} CPU s   speed-up x{t_row / t_col:5.2f}   "
+          f"{'the same scores' if same else 'DIFFERENT scores'}", flush=True)
 
 
 def compare_svmmap(dataset, proto) -> None:

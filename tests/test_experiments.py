@@ -436,6 +436,21 @@ def test_command_line_bad_input_is_one_line_and_exit_code_2(tmp_path, monkeypatc
     assert "the experiment cache" in capsys.readouterr().err
 
 
+def test_command_line_exact_runs_the_papers_protocol(tmp_path, monkeypatch, capsys):
+    """--exact hands results() the protocol without the profile's concessions (stopped there: no fit runs)."""
+    def stop(proto, datasets):
+        raise ValueError(f"search={proto.search} subsample={proto.tune_subsample} fig2={proto.fig2_datasets}")
+
+    monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(ex, "results", stop)
+    assert ex.main(["--profile", "full", "--exact", "--datasets", "emotions"]) == 2
+    assert ("search=full subsample={} fig2=('emotions', 'scene', 'yeast', 'reuters21578')"
+            in capsys.readouterr().err)
+    assert ex.main(["--profile", "full", "--datasets", "emotions"]) == 2
+    assert "search=staged subsample={'reuters21578': 2000} fig2=('emotions', 'scene', 'yeast')" in \
+        capsys.readouterr().err
+
+
 def _worker_task(seconds: float) -> int:
     import os
     import time

@@ -318,6 +318,7 @@ def test_a_path_along_C_reaches_each_cold_optimum(shrinking):
 @pytest.mark.parametrize("Cs, error, match", [
     (1.0, TypeError, "Cs must be a sequence of positive floats, got 1.0"),
     ([1.0, 0.0], ValueError, r"Cs\[1\]"),
+    ([], ValueError, "at least one value of C"),
 ])
 def test_a_path_rejects_bad_values_of_C(Cs, error, match):
     with pytest.raises(error, match=match):

@@ -142,6 +142,8 @@ def _record_run(proto: Protocol, names: tuple[str, ...], what: str, started: flo
     record = {
         "profile": proto.profile,
         "what": what,
+        "search": proto.search,
+        "cv_subsample": dict(proto.tune_subsample),
         "datasets": list(names),
         "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),
         "wall_seconds": round(wall, 1),

@@ -186,7 +186,10 @@ class _Ranker(BaseEstimator):
         return self._scores(Z)
 
     def _standardized(self, Zb: np.ndarray) -> np.ndarray:
-        return (Zb - self.mean_) / self.scale_
+        """``(Zb - mean_) / scale_`` in float64, in C order whatever the layout of ``Zb`` (the cached meta-level
+        features are stored feature-major, and a batch gathered from them keeps that layout), in one new array."""
+        out = np.subtract(Zb, self.mean_, dtype=np.float64, order="C")
+        return np.divide(out, self.scale_, out=out)
 
     def _check_standardize(self) -> None:
         if not isinstance(self.standardize, (bool, np.bool_)):

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from scipy.special import log_softmax
 from sklearn.base import clone
 
 from labelrank._validation import (
@@ -27,6 +26,7 @@ from labelrank.rankers.losses import (
     LambdaMetric,
     ListNetTarget,
     _listnet_target,
+    _log_softmax_rows,
     lambda_gradients,
 )
 
@@ -144,6 +144,9 @@ class _GradientRanker(_Ranker):
         first = _Network(Z.shape[2], int(self.hidden_units), rng)
         nets = [first] + [copy.deepcopy(first) for _ in rates[1:]]  # the same initial weights for every rate
         lists = np.flatnonzero(self._usable(Y))
+        # standardised once, in C order: the cached meta-level features are stored feature-major, and batches
+        # gathered from them kept that layout (every reshape in backward() was a copy)
+        Zs = self._standardized(Z)
         alpha, B = float(self.alpha), int(self.batch_size)
         adam = self.optimizer == "adam"
         m1 = [[np.zeros_like(p) for p in net.params] for net in nets]
@@ -155,7 +158,7 @@ class _GradientRanker(_Ranker):
             epoch_loss = [0.0] * len(rates)
             for start in range(0, order.size, B):
                 idx = order[start : start + B]
-                Zb = self._standardized(Z[idx].astype(np.float64))
+                Zb = Zs[idx]
                 t += 1
                 for j, (net, lr) in enumerate(zip(nets, rates)):
                     S, cache = net.forward(Zb)
@@ -183,7 +186,7 @@ class _GradientRanker(_Ranker):
         out = np.empty(Z.shape[:2])
         step = _chunk_rows(Z)
         for start in range(0, Z.shape[0], step):
-            block = self._standardized(Z[start : start + step].astype(np.float64))
+            block = self._standardized(Z[start : start + step])
             out[start : start + step] = self._net.forward(block)[0]
         return out
 
@@ -275,7 +278,7 @@ class ListNet(_GradientRanker):
 
     def _list_gradient(self, S, Y):
         P, _ = _listnet_target(Y, self.target)
-        logp = log_softmax(S, axis=1)
+        logp = _log_softmax_rows(S)
         return np.exp(logp) - P, -(P * logp).sum(axis=1)
 
 

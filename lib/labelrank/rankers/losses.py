@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import numpy as np
-from scipy.special import expit, log_softmax, softmax
+from scipy.special import expit, softmax
 
 from labelrank._validation import (
     check_choice,
@@ -20,6 +20,17 @@ from labelrank.rankers._base import _check_positive
 # ----------------------------------------------------------------------------------------------------------------
 
 ListNetTarget = Literal["softmax", "normalized"]
+
+
+def _log_softmax_rows(S: np.ndarray) -> np.ndarray:
+    """``scipy.special.log_softmax(S, axis=1)`` for a 2-D float array, by the same operations in the same order
+    (so the same numbers) without scipy's array-API dispatch, which cost more than the arithmetic on a training
+    batch (a test compares the two)."""
+    top = S.max(axis=1, keepdims=True)
+    top[~np.isfinite(top)] = 0.0
+    shifted = S - top
+    with np.errstate(divide="ignore"):
+        return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
 
 
 def _listnet_target(Y: np.ndarray, target: str) -> tuple[np.ndarray, np.ndarray]:
@@ -74,7 +85,7 @@ def listnet_loss(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.n
     0.6931471805599453
     """
     S, P, usable = _checked_lists(scores, Y, target)
-    return np.where(usable, -(P * log_softmax(S, axis=1)).sum(axis=1), 0.0)
+    return np.where(usable, -(P * _log_softmax_rows(S)).sum(axis=1), 0.0)
 
 
 def listnet_gradient(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.ndarray:

@@ -320,6 +320,8 @@ def fit_pairwise_hinge_alm_path(
     if isinstance(Cs, (str, bytes)) or not hasattr(Cs, "__len__"):
         raise TypeError(f"Cs must be a sequence of positive floats, got {Cs!r}")
     values = [check_real(c, f"Cs[{j}]", low=0.0, low_inclusive=False) for j, c in enumerate(Cs)]
+    if not values:
+        raise ValueError("Cs must hold at least one value of C, got an empty sequence")
     w, results = np.zeros(Z.F.shape[1]), []
     for C in values:
         results.append(_alm(Z, np.full(Z.pos.size, float(C)), w, tol, max_iter, bool(shrinking)))

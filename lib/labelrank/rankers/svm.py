@@ -19,7 +19,7 @@ from labelrank.rankers._base import (
     _weighted_sum,
 )
 from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm, fit_pairwise_hinge_alm_path
-from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, rank_svm_pairs
+from labelrank.rankers.pairwise_svm import PairwiseHingeResult, fit_pairwise_hinge, rank_svm_pairs
 
 numba = require("numba", "labelrank.rankers (the SVM rankers' compiled kernels)")
 
@@ -337,7 +337,7 @@ class RankSVMIR(_SVMRanker):
                                      groups=groups, alpha_init=start)
         self._set_result(res)
 
-    def _set_result(self, res) -> None:
+    def _set_result(self, res: PairwiseHingeResult) -> None:
         self.coef_ = res.coef[0]
         self.intercept_ = 0.0
         self.dual_coef_ = res.alpha
