@@ -203,8 +203,8 @@ def protocol(profile: str | None = None) -> Protocol:
 def exact(proto: Protocol | str | None = None) -> Protocol:
     """The paper's protocol exactly, under a profile's data sets, folds and grids: ``search="full"`` (the product
     of every method's grids), no cross-validation subsample (Reuters-21578 on all 7,770 training documents) and
-    Fig. 2 on every data set. Its results are cached apart from the profile's wherever they differ (the data key
-    holds the subsample; tuning records its search).
+    Fig. 2 on every data set. Its fits share the cache with the profile's wherever they are the same fits (the
+    data key holds the subsample, so Reuters-21578's cross-validation fits are its own).
 
     Parameters
     ----------
