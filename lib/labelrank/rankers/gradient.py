@@ -144,8 +144,9 @@ class _GradientRanker(_Ranker):
         first = _Network(Z.shape[2], int(self.hidden_units), rng)
         nets = [first] + [copy.deepcopy(first) for _ in rates[1:]]  # the same initial weights for every rate
         lists = np.flatnonzero(self._usable(Y))
-        # standardised once, in C order: the cached meta-level features are stored feature-major, and batches
-        # gathered from them kept that layout (every reshape in backward() was a copy)
+        # standardised once, in C order (a float64 copy of the training features: 1.3 GB for Reuters-21578's
+        # 6,216 fitting documents at k = 100): the cached meta-level features are stored feature-major, and
+        # batches gathered from them kept that layout (every reshape in backward() was a copy)
         Zs = self._standardized(Z)
         alpha, B = float(self.alpha), int(self.batch_size)
         adam = self.optimizer == "adam"

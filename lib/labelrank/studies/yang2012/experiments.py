@@ -34,11 +34,11 @@ The protocol (section 3.4), and where we depart from it
   Weston's LLSF for Rank-SVM) or the instance-based regression of section 2.3 ("regression", the only rule of
   the meta-level rankers). Table 4's regression columns reuse the hyper-parameters tuned with the default rule, so
   that only the threshold changes.
-* **Search.** ``search="full"`` evaluates the whole grid (the product of the axes; MLC-SVM-MAP's C values of one
-  ``k`` and fold in one task, each fit warm-started from the previous C, :attr:`MethodSpec.warm_axis`, the same
-  optimum up to the solver's tolerance; MLC-ListNet's and MLC-LambdaRank's learning rates of one ``k`` and fold
-  trained together, :attr:`MethodSpec.batch_axis`, the same numbers as one fit each;
-  ``benchmarks/bench_protocol.py --compare`` measures both savings).
+* **Search.** ``search="full"`` evaluates the whole grid (the product of the axes; MLC-SVM-MAP's and
+  MLC-RankSVM-IR's C values of one ``k`` and fold in one task, each fit warm-started from the previous C,
+  :attr:`MethodSpec.warm_axis`, the same optimum up to the solver's tolerance; MLC-ListNet's and
+  MLC-LambdaRank's learning rates of one ``k`` and fold trained together, :attr:`MethodSpec.batch_axis`, the
+  same numbers as one fit each; ``benchmarks/bench_protocol.py --compare`` measures both savings).
   ``search="staged"`` (the profiles' choice, for time) tunes one axis at a time in the order of
   :attr:`MethodSpec.axes`: first ``k``
   with the other axes at the middle of their grids, then ``C`` (or the learning rate) at the ``k`` chosen for each
