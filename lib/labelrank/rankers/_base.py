@@ -265,10 +265,7 @@ class _SVMRanker(_LinearRanker):
         values = [float(_check_positive(c, f"Cs[{j}]")) for j, c in enumerate(Cs)]
         if not values:
             raise ValueError("Cs must hold at least one value of C, got an empty sequence")
-        return self._path(Z, Y, values)
-
-    def _path(self, Z: Any, Y: Any, values: list[float]) -> list[_SVMRanker]:
-        raise NotImplementedError
+        return self._path(Z, Y, values)  # each subclass's own way of starting from the last solution
 
     def _default_tolerances(self) -> tuple[float | None, int | None]:
         """The (tol, max_iter) that None stands for; None here: the ranker needs both given."""

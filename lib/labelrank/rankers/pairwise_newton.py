@@ -189,8 +189,8 @@ def _inner_solve(Z: _Pairs, screen: _Screen | None, w: np.ndarray, u: np.ndarray
             working = np.flatnonzero(u < keep) if screen is not None else np.arange(u.size)
         if working.size > _SHRINK_BELOW * u.size or screen is None:
             limit = min(_INNER_STEPS - steps, _FULL_STEPS if screen is not None else _INNER_STEPS)
-            if screen is not None:
-                u = screen.anchor(w)  # the steps on all pairs update u: it must be exact everywhere
+            if screen is not None:  # the steps on all pairs update u: it must be exact everywhere
+                u = screen.u0.copy() if np.array_equal(w, screen.w0) else screen.anchor(w)
             w, u, deriv, grad, taken = _inner_newton(Z, w, u, mu, upper, sigma, tol, limit)
             steps += taken
             if taken < limit or steps >= _INNER_STEPS or float(np.linalg.norm(grad)) <= tol:
