@@ -323,3 +323,11 @@ def test_a_path_along_C_reaches_each_cold_optimum(shrinking):
 def test_a_path_rejects_bad_values_of_C(Cs, error, match):
     with pytest.raises(error, match=match):
         pairwise_newton.fit_pairwise_hinge_alm_path(np.eye(2), [0], [1], Cs)
+
+
+@pytest.mark.parametrize("seed, log_c, n_pairs, d, log_scale", [(1, 0.0, 3, 2, 2.0), (2973, 2.98, 3, 3, 2.98)])
+def test_small_scaled_problems_found_by_hypothesis(seed, log_c, n_pairs, d, log_scale):
+    # the working set's first version stopped its steps on all pairs every 2 steps to look again, and stalled here
+    F, a, b = random_problem(seed, n_rows=25, d=d, n_pairs=n_pairs)
+    res = fit_pairwise_hinge_alm(F * 10.0**log_scale, a, b, 10.0**log_c)
+    assert res.converged and res.duality_gap <= 1e-6 * max(1.0, res.primal_objective)

@@ -103,6 +103,7 @@ _KEEP_MARGIN = 1.0
 _SHRINK_BELOW = 0.5
 _FULL_STEPS = 2
 _MAX_ROUNDS = 25
+_LOOK_AGAIN_ABOVE = 10_000  # pairs
 
 
 def _envelope(v: np.ndarray, upper: np.ndarray, sigma: float) -> tuple[float, np.ndarray]:
@@ -188,7 +189,10 @@ def _inner_solve(Z: _Pairs, screen: _Screen | None, w: np.ndarray, u: np.ndarray
         if working is None:
             working = np.flatnonzero(u < keep) if screen is not None else np.arange(u.size)
         if working.size > _SHRINK_BELOW * u.size or screen is None:
-            limit = min(_INNER_STEPS - steps, _FULL_STEPS if screen is not None else _INNER_STEPS)
+            # looking again for a smaller working set pays on large problems only; on small ones, cutting the
+            # steps on all pairs short stalled the method (hypothesis: 3 pairs, C = 1, rows scaled by 100)
+            looks = screen is not None and u.size > _LOOK_AGAIN_ABOVE
+            limit = min(_INNER_STEPS - steps, _FULL_STEPS if looks else _INNER_STEPS)
             if screen is not None:  # the steps on all pairs update u: it must be exact everywhere
                 u = screen.u0.copy() if np.array_equal(w, screen.w0) else screen.anchor(w)
             w, u, deriv, grad, taken = _inner_newton(Z, w, u, mu, upper, sigma, tol, limit)
@@ -379,4 +383,8 @@ def _alm(Z: _Pairs, upper: np.ndarray, w: np.ndarray, tol: float, max_iter: int,
             converged = True
             break
         sigma = min(sigma * _SIGMA_GROWTH, _SIGMA_MAX * sigma_start)
+    # the reported objective from one exact pass at the returned weights (the loop's margins were updated step by
+    # step, or screened)
+    best_primal = _primal(best_w, Z.apply(best_w), upper)
+    gap = (best_primal - dual) / max(1.0, best_primal)
     return PairwiseHingeResult(best_w[None, :].copy(), alpha, steps, converged, float(gap), best_primal, dual)
