@@ -24,15 +24,16 @@ result is the same:
   the middle C and C = 1000: time and primal objective;
 * MLC-RankSVM-IR's C axis (k = 50) as point tasks and as the full search's warm-started path task (the pairs and
   rows built once, each C starting from the previous solution, :attr:`MethodSpec.warm_axis`): time, MAP, choice;
-* MLC-SVM-MAP's C axis (k = 50) as point tasks solved as before (``no pruning``: the working set keeps every
-  constraint), as point tasks now (``pruned``: idle constraints dropped; the staged search and the final fits),
-  and as the full search's warm-started path task (each C starts from the previous one's working set,
-  :attr:`MethodSpec.warm_axis`);
+* MLC-SVM-MAP's C axis (k = 50) as the full search's warm-started path task (each C starts from the previous one's
+  working set, :attr:`MethodSpec.warm_axis`) with the working set's QP solved as before (``SMO warm path``:
+  sequential minimal optimisation, at most 100,000 steps per QP), as point tasks (``pruned``: each C cold; the
+  staged search and the final fits) and as the path task with the active-set QP (``warm path``), with the
+  convergence warnings of each (a fit whose certificate does not hold warns);
 * MLC-LightGBM's ranker (k = 50, learning rate 0.1) with LightGBM's row-wise histograms and with the column-wise
   ones it uses: time and whether the scores are the same;
-* MLC-ListNet's and MLC-LambdaRank's learning-rate axis (k = 50) as one point task per rate and as the full
-  search's batch task (every rate trained in one pass over the lists per epoch, :attr:`MethodSpec.batch_axis`),
-  whose numbers must be the point tasks', exactly.
+* MLC-ListNet's, MLC-LambdaRank's and MLC-LightGBM's learning-rate axis (k = 50) as one point task per rate and
+  as the full search's batch task (every rate trained in one pass over the lists per epoch; LightGBM's features
+  binned once, :attr:`MethodSpec.batch_axis`), whose numbers must be the point tasks', exactly.
 
 Usage: python benchmarks/bench_protocol.py [--datasets emotions yeast scene] [--methods ...] [--no-axis]
                                            [--profile-top 15] [--compare [--no-dcd]] [--profile-subsample]
@@ -50,6 +51,7 @@ import pstats
 import time
 import warnings
 
+import numba
 import numpy as np
 from threadpoolctl import threadpool_limits
 
@@ -113,7 +115,8 @@ def best_of(repeat, dataset, method, params, proto) -> float:
 
 def c_axis(dataset, method, proto, path):
     """``method`` along the C grid at k = 50 on fold 0, as the engine's tasks compute it: one point task per C, or
-    (``path``) the full search's warm-started path task (:attr:`MethodSpec.warm_axis`): (CPU s, MAP per C)."""
+    (``path``) the full search's warm-started path task (:attr:`MethodSpec.warm_axis`): (CPU s, MAP per C,
+    convergence warnings)."""
     key, grid = proto.data_key(dataset), tuple(proto.grids["C"])
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -123,19 +126,52 @@ def c_axis(dataset, method, proto, path):
         else:
             out = [_cv_point_uncached(dataset, key, method, "original", _params_key({"k": 50, "C": C}), 0, "bench",
                                       proto, 1) for C in grid]
-        return time.process_time() - start, np.array([o["MAP"] for o in out])
+        return time.process_time() - start, np.array([o["MAP"] for o in out]), sum(o["n_warnings"] for o in out)
+
+
+@numba.njit(cache=True, nogil=True)
+def _smo_qp(G, b, alpha, tol, max_iter):
+    """SVM-MAP's working-set QP as it was solved before the active-set method (the reference): sequential minimal
+    optimisation, each step on the maximal violating pair, at most ``max_iter`` steps."""
+    T = b.shape[0]
+    g = b - G @ alpha
+    for _ in range(max_iter):
+        i = 0
+        for t in range(1, T):
+            if g[t] > g[i]:
+                i = t
+        j = -1
+        for t in range(T):
+            if alpha[t] > 0.0 and (j < 0 or g[t] < g[j]):
+                j = t
+        if j < 0 or g[i] - g[j] <= tol:
+            return
+        eta = G[i, i] + G[j, j] - 2.0 * G[i, j]
+        step = alpha[j]
+        if eta > 0.0:
+            step = min(step, (g[i] - g[j]) / eta)
+        alpha[i] += step
+        alpha[j] -= step
+        for t in range(T):
+            g[t] -= step * (G[t, i] - G[t, j])
+
+
+def _smo_solver(G, b, alpha, total, tol):
+    _smo_qp(np.ascontiguousarray(G), np.ascontiguousarray(b), alpha, float(tol), 100_000)
+    return 0, True
 
 
 def svmmap_axis(dataset, proto, variant):
-    """MLC-SVM-MAP along the C grid at k = 50 on fold 0 as point tasks without pruning, as point tasks or as the
-    warm path task: (CPU s, MAP per C)."""
-    prune = svm_module._PRUNE_AFTER
-    if variant == "no pruning":
-        svm_module._PRUNE_AFTER = 10**9
+    """MLC-SVM-MAP along the C grid at k = 50 on fold 0 as the warm path task with the working set's QP solved by
+    sequential minimal optimisation (``"SMO warm path"``, the code before the active-set QP), as point tasks or as
+    the warm path task: (CPU s, MAP per C, convergence warnings)."""
+    solver = svm_module.solve_simplex_qp
+    if variant == "SMO warm path":
+        svm_module.solve_simplex_qp = _smo_solver
     try:
-        return c_axis(dataset, "MLC-SVM-MAP", proto, path=variant == "warm path")
+        return c_axis(dataset, "MLC-SVM-MAP", proto, path=variant != "pruned")
     finally:
-        svm_module._PRUNE_AFTER = prune
+        svm_module.solve_simplex_qp = solver
 
 
 def ranksvm_ir_fit(dataset, proto, C, solver, order="auto"):
@@ -172,16 +208,21 @@ def compare(dataset, proto, methods, dcd=True) -> None:
         compare_ranksvm_ir_path(dataset, proto)
     if "MLC-SVM-MAP" in methods:
         compare_svmmap(dataset, proto)
-    for method in ("MLC-ListNet", "MLC-LambdaRank"):
+    for method in ("MLC-ListNet", "MLC-LambdaRank", "MLC-LightGBM"):
         if method in methods:
             compare_learning_rates(dataset, method, proto)
     if "MLC-LightGBM" in methods:
         compare_lightgbm(dataset, proto)
 
 
+def learning_rate_grid(method, proto) -> tuple:
+    """The method's learning-rate grid ("lr" for the gradient rankers, "lgbm_lr" for LightGBM)."""
+    return tuple(proto.grids[dict(proto.methods[method].axes)["learning_rate"]])
+
+
 def learning_rate_axis(dataset, method, proto, batched):
     """The learning-rate axis at k = 50 on fold 0 as point tasks or as the batch task: (CPU s, results)."""
-    key, grid = proto.data_key(dataset), tuple(proto.grids["lr"])
+    key, grid = proto.data_key(dataset), learning_rate_grid(method, proto)
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         start = time.process_time()
@@ -195,8 +236,9 @@ def learning_rate_axis(dataset, method, proto, batched):
 
 
 def compare_learning_rates(dataset, method, proto) -> None:
-    """A gradient ranker's learning rates fitted one by one (the reference) and together; the same numbers."""
-    print(f"-- {dataset}: {method}, learning-rate axis x{len(proto.grids['lr'])} at k = 50, fold 0")
+    """A gradient ranker's or LightGBM's learning rates fitted one by one (the reference) and together (LightGBM:
+    the features binned once); the same numbers."""
+    print(f"-- {dataset}: {method}, learning-rate axis x{len(learning_rate_grid(method, proto))} at k = 50, fold 0")
     reference, ref_out = learning_rate_axis(dataset, method, proto, batched=False)
     seconds, out = learning_rate_axis(dataset, method, proto, batched=True)
     metrics = [m for m in ref_out[0] if m not in ("n_warnings", "seconds", "cpu_seconds")]
@@ -235,8 +277,8 @@ def compare_ranksvm_ir(dataset, proto, dcd=True) -> None:
 def compare_ranksvm_ir_path(dataset, proto) -> None:
     """RankSVM-IR's C axis as point tasks (the reference) and as the full search's warm path task."""
     print(f"-- {dataset}: MLC-RankSVM-IR, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
-    reference, ref_maps = c_axis(dataset, "MLC-RankSVM-IR", proto, path=False)
-    seconds, maps = c_axis(dataset, "MLC-RankSVM-IR", proto, path=True)
+    reference, ref_maps, _ = c_axis(dataset, "MLC-RankSVM-IR", proto, path=False)
+    seconds, maps, _ = c_axis(dataset, "MLC-RankSVM-IR", proto, path=True)
     same = np.argmax(maps) == np.argmax(ref_maps)
     print(f"   point tasks {reference:8.2f} CPU s   warm path {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}"
           f"   best C {proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), "
@@ -259,7 +301,7 @@ def compare_lightgbm(dataset, proto) -> None:
         start = time.process_time()
         ours = LightGBMLambdaRank(learning_rate=0.1).fit(Z, Y)
         t_col = time.process_time() - start
-        params = {**ours.model_.get_params(), "force_col_wise": False, "force_row_wise": True}
+        params = {**ours.params_, "n_estimators": ours.n_estimators, "force_col_wise": False, "force_row_wise": True}
         start = time.process_time()
         rows = lightgbm.LGBMRanker(**params).fit(Z.reshape(n * m, d), Y.reshape(-1), group=np.full(n, m))
         t_row = time.process_time() - start
@@ -270,15 +312,17 @@ def compare_lightgbm(dataset, proto) -> None:
 
 
 def compare_svmmap(dataset, proto) -> None:
-    """SVM-MAP's C axis as unpruned point tasks (the reference), pruned point tasks and the warm path task."""
+    """SVM-MAP's C axis as the warm path task with the SMO QP (the reference), as point tasks (each C cold, pruned
+    working sets) and as the warm path task with the active-set QP; the fits that miss their certificate warn."""
     print(f"-- {dataset}: MLC-SVM-MAP, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
-    reference, ref_maps = svmmap_axis(dataset, proto, "no pruning")
-    for variant in ("no pruning", "pruned", "warm path"):
-        seconds, maps = (reference, ref_maps) if variant == "no pruning" else svmmap_axis(dataset, proto, variant)
+    reference, ref_maps, ref_warnings = svmmap_axis(dataset, proto, "SMO warm path")
+    for variant in ("SMO warm path", "pruned", "warm path"):
+        seconds, maps, n_warnings = ((reference, ref_maps, ref_warnings) if variant == "SMO warm path"
+                                     else svmmap_axis(dataset, proto, variant))
         same = np.argmax(maps) == np.argmax(ref_maps)
         print(f"   {variant:16} {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}   best C "
               f"{proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), "
-              f"largest |MAP difference| {np.abs(maps - ref_maps).max():.2e}", flush=True)
+              f"largest |MAP difference| {np.abs(maps - ref_maps).max():.2e}, {n_warnings} warnings", flush=True)
 
 
 def main() -> None:

@@ -562,7 +562,7 @@ def test_the_full_search_walks_the_warm_axis_and_chooses_as_cold_fits(cache, met
     assert any((cache / "experiments" / "cv_path").rglob("*"))  # the paths are cached tasks of their own
 
 
-@pytest.mark.parametrize("method", ["MLC-ListNet", "MLC-LambdaRank"])
+@pytest.mark.parametrize("method", ["MLC-ListNet", "MLC-LambdaRank", "MLC-LightGBM"])
 def test_a_batch_path_equals_one_fit_per_learning_rate(cache, method):
     """Along the batch axis one fit trains every learning rate: each result is the point task's, number for number."""
     from labelrank.protocol.fits import _cv_path_uncached, _cv_point_uncached, _params_key

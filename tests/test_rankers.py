@@ -35,7 +35,7 @@ from labelrank.rankers import (
 )
 from labelrank.rankers.gradient import _Network
 import labelrank.rankers.svm as svm_module
-from labelrank.rankers.svm import _solve_simplex_qp
+from labelrank.rankers._simplex_qp import solve_simplex_qp
 
 
 def hidden_linear_problem(seed=0, n=160, m=8, d=6, noise=0.3):
@@ -422,7 +422,7 @@ def test_simplex_qp_matches_scipy(seed):
     b = np.concatenate([[0.0], rng.uniform(0.1, 1.0, T - 1)])
     G = A @ A.T
     alpha = np.concatenate([[C], np.zeros(T - 1)])
-    _solve_simplex_qp(G, b, alpha, C, 1e-12)
+    assert solve_simplex_qp(G, b, alpha, C, 1e-12)[1]
     assert alpha.min() >= 0 and alpha.sum() == pytest.approx(C)
 
     def neg(x):
@@ -432,6 +432,71 @@ def test_simplex_qp_matches_scipy(seed):
                    constraints=[{"type": "eq", "fun": lambda x: x.sum() - C}], options={"ftol": 1e-14})
     assert -neg(alpha) == pytest.approx(-ref.fun, abs=1e-8)
     assert -neg(alpha) >= -ref.fun - 1e-10
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), T=st.integers(1, 40), d=st.integers(1, 12),
+       log_total=st.floats(-6, 6), repeats=st.integers(0, 3), start=st.sampled_from(["trivial", "spread", "random"]))
+def test_simplex_qp_meets_the_kkt_conditions_on_singular_problems(seed, T, d, log_total, repeats, start):
+    """Cutting planes of SVM-MAP's kind (the trivial one first, more planes than dimensions, repeated and nearly
+    parallel planes, sums from 1e-6 to 1e6): the solution is feasible and optimal by the KKT conditions, and no
+    worse than a long run of the sequential minimal optimisation it replaced (an independent solver)."""
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(T, d)) * rng.uniform(0.01, 10.0)
+    A[0] = 0.0
+    for _ in range(repeats):  # a repeated plane, and a nearly parallel one
+        if T > 2:
+            i, j = rng.choice(np.arange(1, T), size=2, replace=False)
+            A[j] = A[i] * (1.0 + rng.normal() * 1e-9)
+    b = np.concatenate([[0.0], rng.uniform(0.0, 1.0, T - 1)])
+    G, total, tol = A @ A.T, 10.0**log_total, 1e-9 * max(1.0, 10.0**log_total * float(np.abs(A).max()) ** 2)
+    alpha = {"trivial": np.eye(T)[0], "spread": np.full(T, 1.0 / T),
+             "random": rng.dirichlet(np.ones(T)) * (rng.uniform(size=T) < 0.5 + 0.5 * np.eye(T)[0])}[start]
+    alpha = alpha / alpha.sum() * total
+    n_iter, optimal = solve_simplex_qp(G, b, alpha, total, tol)
+    assert optimal and n_iter <= 10 * T + 100
+    assert alpha.min() >= 0.0 and alpha.sum() == pytest.approx(total, rel=1e-12)
+    g = b - G @ alpha
+    nu = g[alpha > 0].mean()
+    assert g.max() <= nu + 10 * tol
+    assert np.abs(g[alpha > 0] - nu).max() <= 10 * tol + 1e-9 * np.abs(g).max()
+
+    def dual(x):
+        return x @ b - 0.5 * x @ G @ x
+
+    smo = np.eye(T)[0] * total
+    _smo(G, b, smo, 5_000)
+    assert dual(alpha) >= dual(smo) - 10 * tol * total - 1e-12 * abs(dual(smo))
+
+
+def test_simplex_qp_steps_along_a_null_direction_when_the_free_set_is_singular():
+    """Two identical planes free at once (no Cholesky factor): the objective rises linearly along their difference,
+    so the step goes to the bound; then the trivial plane (a = 0) and the better one share the total."""
+    from labelrank.rankers import _simplex_qp
+
+    A = np.array([[0.0], [1.0], [1.0]])
+    b = np.array([0.0, 1.0, 0.5])
+    alpha = np.array([0.0, 5.0, 5.0])
+    _simplex_qp._zero_sum_basis.cache_clear()
+    n_iter, optimal = solve_simplex_qp(A @ A.T, b, alpha, 10.0, 1e-12)
+    assert optimal and _simplex_qp._zero_sum_basis.cache_info().misses > 0  # the eigendecomposition was used
+    np.testing.assert_allclose(alpha, [9.0, 1.0, 0.0], atol=1e-12)
+
+
+def _smo(G, b, alpha, steps):
+    """Sequential minimal optimisation on the same QP (pairs of coordinates, the maximal violating pair)."""
+    g = b - G @ alpha
+    for _ in range(steps):
+        i = int(np.argmax(g))
+        support = np.flatnonzero(alpha > 0)
+        j = int(support[np.argmin(g[support])])
+        if g[i] - g[j] <= 1e-15:
+            return
+        eta = G[i, i] + G[j, j] - 2 * G[i, j]
+        step = alpha[j] if eta <= 0 else min(alpha[j], (g[i] - g[j]) / eta)
+        alpha[i] += step
+        alpha[j] -= step
+        g -= step * (G[:, i] - G[:, j])
 
 
 def _svmmap_primal(Zs, Y, w, C):
@@ -560,12 +625,27 @@ def test_svmmap_warm_start_must_be_a_bool():
         SVMMAP(warm_start="yes").fit(Z, Y)
 
 
-def test_svmmap_does_not_claim_convergence_without_its_certificate():
-    """At a huge C the working set's QP stops at its limit: the fit says so instead of reporting convergence."""
+def test_svmmap_does_not_claim_convergence_without_its_certificate(monkeypatch):
+    """When the working set's QP stops at its iteration limit, the fit says so instead of reporting convergence."""
+    import functools
+
     (Z, Y), _, _ = hidden_linear_problem(seed=33, n=80, m=6, d=5, noise=2.0)
+    monkeypatch.setattr(svm_module, "solve_simplex_qp", functools.partial(solve_simplex_qp, max_iter=1))
     with pytest.warns(ConvergenceWarning, match="duality gap .* above C [*] tol"):
         est = SVMMAP(C=1e6, tol=1e-5).fit(Z, Y)
     assert not est.converged_ and est.primal_objective_ - est.dual_objective_ > 1e6 * 1e-5
+
+
+def test_svmmap_is_certified_at_a_huge_c():
+    """The case where sequential minimal optimisation stopped at its 100,000 steps per QP and the fit could not
+    be certified (before the active-set QP): now C * tol-optimal, by the independent primal."""
+    (Z, Y), _, _ = hidden_linear_problem(seed=33, n=80, m=6, d=5, noise=2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        est = SVMMAP(C=1e6, tol=1e-5).fit(Z, Y)
+    assert est.converged_ and est.primal_objective_ - est.dual_objective_ <= 1e6 * 1e-5 * 1.01
+    Zs = (Z - est.mean_) / est.scale_
+    assert _svmmap_primal(Zs, Y, est.coef_, 1e6) == pytest.approx(est.primal_objective_, rel=1e-9)
 
 
 def test_svmmap_warns_when_it_stops_early():
@@ -619,24 +699,62 @@ def test_ranksvm_ir_warns_when_it_stops_early():
 def test_lightgbm_gets_one_query_group_per_instance():
     (Z, Y), _, _ = hidden_linear_problem(seed=50, n=30)
     est = LightGBMLambdaRank(n_estimators=5).fit(Z, Y)
-    assert est.model_.objective_ == "lambdarank"
+    assert est.params_["objective"] == "lambdarank"
     assert est.booster_.num_trees() == 5
     assert est.booster_.params["deterministic"] is True
     np.testing.assert_allclose(est.mean_, 0.0)  # trees: no standardisation
 
 
+def _lgbm_ranker(est, **extra):
+    """LightGBM's own scikit-learn ranker with ``est``'s settings (an independent path to the same trees)."""
+    import lightgbm
+
+    return lightgbm.LGBMRanker(
+        objective="lambdarank", n_estimators=est.n_estimators, learning_rate=est.learning_rate,
+        num_leaves=est.num_leaves, min_child_samples=est.min_child_samples, reg_lambda=est.reg_lambda,
+        n_jobs=est.n_jobs, random_state=est.random_state, deterministic=True, verbose=-1, **extra)
+
+
+def _lgbm_fit(model, Z, Y):
+    n, m, d = Z.shape
+    return model.fit(Z.reshape(n * m, d), Y.reshape(-1), group=np.full(n, m))
+
+
 @pytest.mark.parametrize("seed, n_jobs", [(51, 1), (52, 1), (53, 2)])
 def test_lightgbm_column_wise_histograms_grow_the_row_wise_trees(seed, n_jobs):
     """force_col_wise (faster here) against LightGBM's row-wise histograms: the same predictions, bit for bit."""
-    import lightgbm
-
     (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=seed, n=300, m=8, d=6, noise=1.0)
     est = LightGBMLambdaRank(n_estimators=40, min_child_samples=20, n_jobs=n_jobs).fit(Z, Y)
     assert est.booster_.params["force_col_wise"] is True
-    params = {**est.model_.get_params(), "force_col_wise": False, "force_row_wise": True}
-    n, m, d = Z.shape
-    rows = lightgbm.LGBMRanker(**params).fit(Z.reshape(n * m, d), Y.reshape(-1), group=np.full(n, m))
-    np.testing.assert_array_equal(est.decision_function(Zt).ravel(), rows.predict(Zt.reshape(-1, d)))
+    rows = _lgbm_fit(_lgbm_ranker(est, force_row_wise=True), Z, Y)
+    np.testing.assert_array_equal(est.decision_function(Zt).ravel(), rows.predict(Zt.reshape(-1, Zt.shape[2])))
+
+
+@pytest.mark.parametrize("seed", [54, 55, 56])
+def test_lightgbm_learning_rates_binned_once_grow_lgbmrankers_trees(seed):
+    """fit_learning_rates (one Dataset for every rate) and fit (lightgbm.train) against LightGBM's own
+    LGBMRanker at each rate: the same trees, so the same predictions bit for bit."""
+    rng = np.random.default_rng(seed)
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=seed, n=int(rng.integers(100, 300)), m=int(rng.integers(3, 9)),
+                                               d=int(rng.integers(2, 7)), noise=1.0)
+    base = LightGBMLambdaRank(n_estimators=30, min_child_samples=int(rng.integers(5, 30)),
+                              num_leaves=int(rng.integers(2, 8)), reg_lambda=float(rng.uniform(0, 1)))
+    rates = [0.3, 0.03, 0.1, 0.3]
+    path = base.fit_learning_rates(Z, Y, rates)
+    assert [est.learning_rate for est in path] == rates
+    assert not hasattr(base, "booster_")
+    d = Z.shape[2]
+    for rate, est in zip(rates, path):
+        alone = clone(base).set_params(learning_rate=rate).fit(Z, Y)
+        theirs = _lgbm_fit(_lgbm_ranker(alone, force_col_wise=True), Z, Y)
+        expected = theirs.predict(Zt.reshape(-1, d))
+        np.testing.assert_array_equal(alone.decision_function(Zt).ravel(), expected)
+        np.testing.assert_array_equal(est.decision_function(Zt).ravel(), expected)
+        assert est.booster_.dump_model()["tree_info"] == theirs.booster_.dump_model()["tree_info"]
+    with pytest.raises(ValueError, match="learning_rates\\[1\\] must be"):
+        base.fit_learning_rates(Z, Y, [0.1, -1.0])
+    with pytest.raises(ValueError, match="at least one learning rate"):
+        base.fit_learning_rates(Z, Y, [])
 
 
 # ---------------------------------------------------------------------------------------------------------------

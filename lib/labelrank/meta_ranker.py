@@ -257,7 +257,9 @@ class MetaLevelRanker(BaseEstimator):
         gives it, fitted together where the ranker can.
 
         * ``"learning_rate"`` of "listnet" and "lambdarank": one pass over the lists per epoch for every rate
-          (:meth:`labelrank.rankers.ListNet.fit_learning_rates`); the same numbers as the single fits, exactly.
+          (:meth:`labelrank.rankers.ListNet.fit_learning_rates`); of "lightgbm": the features binned once for
+          every rate (:meth:`labelrank.rankers.LightGBMLambdaRank.fit_learning_rates`); the same numbers as the
+          single fits, exactly.
         * ``"C"`` of "ranksvm" and "svmmap": one problem built once, each value warm-started from the previous
           one's solution (:meth:`labelrank.rankers.RankSVMIR.fit_path`, :meth:`labelrank.rankers.SVMMAP.fit_path`);
           the same optima as the single fits within the solver's tolerance.

@@ -168,7 +168,7 @@ class MethodSpec:
         Settings given to every estimator of the method and never tuned, e.g. ``(("distance", "weka"),)``; part of
         the method's cache keys (:func:`~labelrank.protocol.keys.code_version`).
     batch_axis : str or None
-        The learning-rate axis of a gradient ranker, whose values one fit trains together
+        The learning-rate axis of a gradient ranker or LightGBM, whose values one call trains together
         (:meth:`labelrank.MetaLevelRanker.fit_features_path`): the full grid search fits that axis's values of one
         configuration and fold in one task, with results identical to one fit per value.
     """

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
 from labelrank._validation import (
@@ -173,6 +173,24 @@ class _Ranker(BaseEstimator):
         else:
             self.mean_, self.scale_ = np.zeros(Z.shape[2]), np.ones(Z.shape[2])
         return Z, Y
+
+    def _fit_learning_rates(self, Z: Any, Y: Any, learning_rates: Sequence[float]) -> list[_Ranker]:
+        """``fit_learning_rates`` of the rankers that train every rate of a grid at once: the subclass's
+        ``_train(Z, Y, rates)`` gives one tuple per rate, which ``_set_trained`` stores on a fitted copy."""
+        if isinstance(learning_rates, (str, bytes)) or not hasattr(learning_rates, "__len__"):
+            raise TypeError(f"learning_rates must be a sequence of positive floats, got {learning_rates!r}")
+        rates = [float(_check_positive(r, f"learning_rates[{j}]")) for j, r in enumerate(learning_rates)]
+        if not rates:
+            raise ValueError("learning_rates must hold at least one learning rate, got an empty sequence")
+        template = clone(self)  # this ranker itself stays unfitted
+        Z, Y = template._prepare(Z, Y)
+        fitted = []
+        for rate, trained in zip(rates, template._train(Z, Y, rates)):
+            est = clone(self).set_params(learning_rate=rate)
+            est.n_features_in_, est.mean_, est.scale_ = template.n_features_in_, template.mean_, template.scale_
+            est._set_trained(*trained)
+            fitted.append(est)
+        return fitted
 
     def decision_function(self, Z: Any) -> np.ndarray:
         """Scores :math:`f(\\phi(x_i, c))` of shape (n, m), higher = more relevant; any number of labels m."""

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.base import clone
 
 from labelrank._validation import (
     check_choice,
@@ -116,20 +115,7 @@ class _GradientRanker(_Ranker):
         list
             The fitted rankers, in the order of ``learning_rates``.
         """
-        if isinstance(learning_rates, (str, bytes)) or not hasattr(learning_rates, "__len__"):
-            raise TypeError(f"learning_rates must be a sequence of positive floats, got {learning_rates!r}")
-        rates = [float(_check_positive(r, f"learning_rates[{j}]")) for j, r in enumerate(learning_rates)]
-        if not rates:
-            raise ValueError("learning_rates must hold at least one learning rate, got an empty sequence")
-        template = clone(self)  # this ranker itself stays unfitted
-        Z, Y = template._prepare(Z, Y)
-        fitted = []
-        for rate, trained in zip(rates, template._train(Z, Y, rates)):
-            est = clone(self).set_params(learning_rate=rate)
-            est.n_features_in_, est.mean_, est.scale_ = template.n_features_in_, template.mean_, template.scale_
-            est._set_trained(*trained)
-            fitted.append(est)
-        return fitted
+        return self._fit_learning_rates(Z, Y, learning_rates)
 
     def _set_trained(self, net: _Network, curve: list[float], n_lists: int) -> None:
         self.loss_curve_ = curve

@@ -18,6 +18,7 @@ from labelrank.rankers._base import (
     _SVMRanker,
     _weighted_sum,
 )
+from labelrank.rankers._simplex_qp import solve_simplex_qp
 from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm, fit_pairwise_hinge_alm_path
 from labelrank.rankers.pairwise_svm import PairwiseHingeResult, fit_pairwise_hinge, rank_svm_pairs
 
@@ -150,45 +151,6 @@ def ap_loss_augmented_inference(scores: Any, Y: Any) -> tuple[np.ndarray, np.nda
     loss = np.zeros(n)
     _most_violated_kernel(S, np.ascontiguousarray(Yv, dtype=np.int64), ranking, coef, loss)
     return ranking, coef, loss
-
-
-@numba.njit(cache=True, nogil=True)
-def _simplex_qp(G, b, alpha, total, tol, max_iter):  # pragma: no cover - compiled
-    """Maximise b.alpha - alpha'G alpha / 2 over {alpha >= 0, sum(alpha) = total} by SMO (pairs of coordinates).
-
-    ``alpha`` is the warm start and is updated in place; returns the number of iterations.
-    """
-    T = b.shape[0]
-    g = b - G @ alpha
-    it = 0
-    while it < max_iter:
-        i = 0
-        for t in range(1, T):
-            if g[t] > g[i]:
-                i = t
-        j = -1
-        for t in range(T):
-            if alpha[t] > 0.0 and (j < 0 or g[t] < g[j]):
-                j = t
-        if j < 0 or g[i] - g[j] <= tol:
-            break
-        eta = G[i, i] + G[j, j] - 2.0 * G[i, j]
-        step = alpha[j]
-        if eta > 0.0:
-            step = min(step, (g[i] - g[j]) / eta)
-        alpha[i] += step
-        alpha[j] -= step
-        for t in range(T):
-            g[t] -= step * (G[t, i] - G[t, j])
-        it += 1
-    return it
-
-
-def _solve_simplex_qp(G: np.ndarray, b: np.ndarray, alpha: np.ndarray, total: float, tol: float,
-                      max_iter: int = 100000) -> int:
-    return int(_simplex_qp(np.ascontiguousarray(G), np.ascontiguousarray(b), alpha, float(total), float(tol),
-                           int(max_iter)))
-
 
 
 #: RankSVM-IR visits the pairs instance by instance (``groups``) when its feature rows take more bytes than this:
@@ -378,14 +340,15 @@ class SVMMAP(_SVMRanker):
     :math:`\bar b = \frac1n \sum_i \Delta_i`: each iteration runs the exact loss-augmented inference on every list
     at the current :math:`w`, adds the averaged constraint to the working set, and re-solves the working set's dual
     QP (:math:`\max_\alpha \sum_t \alpha_t \bar b_t - \tfrac12 \lVert \sum_t \alpha_t \bar a_t \rVert^2`,
-    :math:`\alpha \ge 0`, :math:`\sum_t \alpha_t \le C`) by SMO, warm-started; as in SVM-struct, a constraint whose
+    :math:`\alpha \ge 0`, :math:`\sum_t \alpha_t \le C`) exactly, by an active-set method warm-started from the
+    last solution (:func:`labelrank.rankers._simplex_qp.solve_simplex_qp`); as in SVM-struct, a constraint whose
     dual variable has stayed 0 for 50 iterations leaves the working set (it comes back if it is the
     most violated one again), which keeps the QP small at large ``C``. It stops when the new constraint is
     violated by at most ``tol`` more than the working set's slack. This is SVM-struct's algorithm, deterministic
     and free of a learning rate, with a certificate: ``converged_`` is True only when, at the end,
     ``primal_objective_ - dual_objective_ <= C * tol``, so :math:`w` is ``C * tol``-optimal for the objective
-    above. At very large ``C`` the working set's QP (SMO, to an absolute accuracy) can stop at its iteration limit
-    before that holds; the fit then warns and reports ``converged_ = False``.
+    above. Should the working set's QP stop at its iteration limit before that holds, the fit warns and reports
+    ``converged_ = False``.
 
     Parameters
     ----------
@@ -471,7 +434,7 @@ class SVMMAP(_SVMRanker):
         if previous is not None and previous["shape"] == Z.shape and np.array_equal(previous["scale"], self.scale_):
             A, b, G, alpha = (previous[key].copy() for key in ("A", "b", "G", "alpha"))
             alpha *= C / previous["C"]  # feasible for the new C: alpha >= 0 and sum(alpha) = C
-            _solve_simplex_qp(G, b, alpha, C, float(self.tol) * 1e-2)
+            solve_simplex_qp(G, b, alpha, C, float(self.tol) * 1e-2)
             return A, b, G, alpha
         # constraint 0 is the trivial (a = 0, b = 0), whose dual variable takes the slack of sum <= C
         return np.zeros((1, Z.shape[2])), np.zeros(1), np.zeros((1, 1)), np.array([C])
@@ -508,7 +471,7 @@ class SVMMAP(_SVMRanker):
             G = np.block([[G, col[:-1, None]], [col[None, :-1], col[-1:, None]]])
             alpha = np.append(alpha, 0.0)
             idle = np.append(idle, 0)
-            _solve_simplex_qp(G, b, alpha, C, tol * 1e-2)
+            solve_simplex_qp(G, b, alpha, C, tol * 1e-2)
             w = alpha @ A
             idle = np.where(alpha > 0, 0, idle + 1)
             keep = idle <= _PRUNE_AFTER
@@ -523,8 +486,8 @@ class SVMMAP(_SVMRanker):
                 stacklevel=3,
             )
         if converged and primal - dual > 1.01 * C * tol + 1e-12:
-            # the cutting planes stopped, but the working set's QP was not solved accurately enough (SMO reaches
-            # its iteration limit at very large C): the certificate does not hold, so do not claim convergence
+            # the cutting planes stopped, but the working set's QP was not solved accurately enough (its solver
+            # stopped at its iteration limit): the certificate does not hold, so do not claim convergence
             converged = False
             warnings.warn(
                 f"SVMMAP stopped with a duality gap {primal - dual:.3g} above C * tol = {C * tol:.3g}: the working "
