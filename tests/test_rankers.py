@@ -303,6 +303,31 @@ def test_delta_metric_equals_swapping_and_recomputing(metric, seed):
     np.testing.assert_allclose(delta_metric(S, Y, metric), _swap_brute_force(S, Y, metric), atol=1e-12)
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 6), m=st.integers(2, 9), levels=st.integers(1, 4))
+def test_delta_ndcg_follows_the_metrics_tie_rule(seed, n, m, levels):
+    """Scores with many ties: the positions behind |delta NDCG| are rank_labels' (MULAN's rule), pair by pair."""
+    from labelrank.metrics import rank_labels
+
+    rng = np.random.default_rng(seed)
+    S = rng.integers(0, levels, size=(n, m)).astype(float)
+    Y = (rng.random((n, m)) < 0.4).astype(int)
+    pos = rank_labels(S)
+    disc = 1.0 / np.log2(1.0 + pos)
+    ideal = np.array([np.sum(1.0 / np.log2(2.0 + np.arange(r))) for r in Y.sum(axis=1)])
+    pair = (Y[:, :, None] != Y[:, None, :]) & (Y.sum(axis=1) > 0)[:, None, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = np.where(pair, np.abs(disc[:, :, None] - disc[:, None, :]) / ideal[:, None, None], 0.0)
+    np.testing.assert_allclose(delta_metric(S, Y, "ndcg"), expected, rtol=1e-14, atol=0)
+
+
+def test_lambda_gradients_reject_non_finite_scores():
+    with pytest.raises(ValueError, match="scores must be finite"):
+        lambda_gradients(np.array([[0.0, np.nan]]), np.array([[1, 0]]))
+    with pytest.raises(ValueError, match="non-finite during training; lower the learning rate"):
+        LambdaRank()._list_gradient(np.array([[np.inf, 0.0]]), np.array([[1, 0]]))
+
+
 def test_lambda_gradients_with_constant_delta_are_the_ranknet_gradient():
     rng = np.random.default_rng(20)
     S = rng.normal(size=(6, 7)) * 2

@@ -25,8 +25,8 @@ from labelrank.rankers.losses import (
     LambdaMetric,
     ListNetTarget,
     _listnet_target,
+    _lambdas,
     _log_softmax_rows,
-    lambda_gradients,
 )
 
 
@@ -345,4 +345,8 @@ class LambdaRank(_GradientRanker):
         return (n_rel > 0) & (n_rel < Y.shape[1])
 
     def _list_gradient(self, S, Y):
-        return lambda_gradients(S, Y, self.metric, self.sigma)
+        # lambda_gradients without its input checks (the batch comes from checked training data), but the
+        # ranking needs finite scores, which a diverging step could break
+        if not np.isfinite(S).all():
+            raise ValueError("LambdaRank's scores became non-finite during training; lower the learning rate")
+        return _lambdas(S, Y, self.metric, float(self.sigma))[:2]

@@ -6,14 +6,17 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import numpy as np
-from scipy.special import expit, softmax
+from scipy.special import softmax
 
 from labelrank._validation import (
     check_choice,
     check_label_matrix,
+    check_score_matrix,
 )
-from labelrank.metrics.ranking import rank_labels
+from labelrank._optional import require
 from labelrank.rankers._base import _check_positive
+
+numba = require("numba", "labelrank.rankers.losses (LambdaRank's compiled kernel)")
 
 # ----------------------------------------------------------------------------------------------------------------
 # ListNet: top-one probabilities and cross-entropy
@@ -122,61 +125,82 @@ def listnet_gradient(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> 
 LambdaMetric = Literal["ndcg", "map", "none"]
 
 
-def _relevant_first(Yb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Column indices of each list's relevant labels, padded to the longest list, and the mask of real entries.
-
-    The padding points at irrelevant labels (the rest of a stable sort that puts relevant labels first), so the
-    indices of a row are distinct.
-    """
-    n_rel = Yb.sum(axis=1)
-    width = max(int(n_rel.max(initial=0)), 1)
-    rel_idx = np.argsort(~Yb, axis=1, kind="stable")[:, :width]
-    return rel_idx, np.arange(width)[None, :] < n_rel[:, None]
+_METRIC_CODES = {"none": 0, "ndcg": 1, "map": 2}
 
 
-def _pair_deltas(S: np.ndarray, Yb: np.ndarray, metric: str) -> tuple[np.ndarray, np.ndarray]:
-    r""":math:`|\Delta M|` of the pairs (r-th relevant label, label j) in the compact layout (n, width, m).
-
-    Returns ``rel_idx`` of :func:`_relevant_first` and ``delta`` (0 where the pair is not relevant/irrelevant).
-    Work and memory are O(n * max|R| * m) rather than O(n * m^2): Reuters lists have 90 labels, 1.2 relevant.
-    """
+@numba.njit(cache=True, nogil=True)
+def _lambda_lists(S, Yb, metric, sigma, grad, cost, delta):  # pragma: no cover - compiled
+    r"""For each list: ``grad`` (+=) and ``cost`` (=) of :func:`lambda_gradients`, and, when ``delta`` is not empty,
+    :math:`|\Delta M|` of every relevant/irrelevant pair in both orders (:func:`delta_metric`). ``metric``: 0 none,
+    1 NDCG, 2 MAP. Positions follow :func:`labelrank.metrics.rank_labels` (decreasing score, ties to the larger
+    column index): a stable sort of the negated scores taken from the last column to the first."""
     n, m = S.shape
-    rel_idx, valid = _relevant_first(Yb)
-    mask = valid[:, :, None] & ~Yb[:, None, :]
-    if metric == "none":
-        return rel_idx, mask.astype(np.float64)
-    pos = rank_labels(S)  # MULAN's tie rule, as the metrics
-    n_rel = Yb.sum(axis=1)
-    if metric == "ndcg":
-        disc = 1.0 / np.log2(1.0 + np.arange(1, m + 1))
-        ideal = np.concatenate(([0.0], np.cumsum(disc)))[n_rel]
-        D = disc[pos - 1]
-        Drel = np.take_along_axis(D, rel_idx, axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            delta = np.abs(Drel[:, :, None] - D[:, None, :]) / ideal[:, None, None]
-        return rel_idx, np.where(mask, delta, 0.0)
-    # MAP: c(p) relevant labels at positions <= p, H(p) = sum of 1/q over relevant positions q <= p
-    order = np.argsort(pos, axis=1)
-    rel_sorted = np.take_along_axis(Yb, order, axis=1).astype(np.float64)
-    c_sorted = np.cumsum(rel_sorted, axis=1)
-    H_sorted = np.cumsum(rel_sorted / np.arange(1, m + 1), axis=1)
-    c = np.take_along_axis(c_sorted, pos - 1, axis=1)
-    H = np.take_along_axis(H_sorted, pos - 1, axis=1)
+    fill = delta.shape[0] > 0
+    disc = 1.0 / np.log2(1.0 + np.arange(1, m + 1))
+    keys = np.empty(m)
+    pos = np.empty(m, dtype=np.int64)
+    c = np.zeros(m)  # MAP: relevant labels at or above each label's position ...
+    H = np.zeros(m)  # ... and the sum of 1/q over those positions q
+    for i in range(n):
+        n_rel = 0
+        for t in range(m):
+            n_rel += Yb[i, t]
+        cost[i] = 0.0
+        if n_rel == 0 or n_rel == m:
+            continue
+        for t in range(m):
+            keys[t] = -S[i, m - 1 - t]
+        order = np.argsort(keys, kind="mergesort")
+        ideal, above, harmonic = 0.0, 0.0, 0.0
+        for r in range(m):
+            label = m - 1 - order[r]
+            pos[label] = r + 1
+            if Yb[i, label]:
+                above += 1.0
+                harmonic += 1.0 / (r + 1)
+            c[label], H[label] = above, harmonic
+        for r in range(n_rel):
+            ideal += disc[r]
+        for a in range(m):
+            if not Yb[i, a]:
+                continue
+            for b in range(m):
+                if Yb[i, b]:
+                    continue
+                if metric == 1:
+                    d = abs(disc[pos[a] - 1] - disc[pos[b] - 1]) / ideal
+                elif metric == 2:
+                    pa, pb = float(pos[a]), float(pos[b])
+                    if pa < pb:  # the relevant label moves down
+                        d = abs(c[b] / pb - c[a] / pa - (H[b] - H[a])) / n_rel
+                    else:
+                        d = abs((c[b] + 1.0) / pb - c[a] / pa + (H[a] - 1.0 / pa - H[b])) / n_rel
+                else:
+                    d = 1.0
+                x = -sigma * (S[i, a] - S[i, b])
+                lam = -sigma * (1.0 / (1.0 + np.exp(-x))) * d  # scipy's expit(x)
+                # numpy's logaddexp(0, x)
+                cost[i] += d * (np.log(2.0) if x == 0.0 else (x + np.log1p(np.exp(-x)) if x > 0 else
+                                                              np.log1p(np.exp(x))))
+                grad[i, a] += lam
+                grad[i, b] -= lam
+                if fill:
+                    delta[i, a, b] = d
+                    delta[i, b, a] = d
 
-    def at_rel(v):
-        return np.take_along_axis(v, rel_idx, axis=1)[:, :, None].astype(np.float64)
 
-    a, ca, Ha = at_rel(pos), at_rel(c), at_rel(H)  # the relevant member of the pair
-    b, cb, Hb = pos[:, None, :].astype(np.float64), c[:, None, :], H[:, None, :]
-    down = cb / b - ca / a - (Hb - Ha)
-    up = (cb + 1.0) / b - ca / a + (Ha - 1.0 / a - Hb)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        delta = np.abs(np.where(a < b, down, up)) / n_rel[:, None, None]
-    return rel_idx, np.where(mask, delta, 0.0)
+def _lambdas(S: np.ndarray, Yb: np.ndarray, metric: str, sigma: float,
+             with_delta: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n, m = S.shape
+    grad, cost = np.zeros((n, m)), np.zeros(n)
+    delta = np.zeros((n, m, m) if with_delta else (0, 0, 0))
+    _lambda_lists(np.ascontiguousarray(S, dtype=np.float64), np.ascontiguousarray(Yb, dtype=np.bool_),
+                  _METRIC_CODES[metric], float(sigma), grad, cost, delta)
+    return grad, cost, delta
 
 
 def _check_scores_labels(scores: Any, Y: Any) -> tuple[np.ndarray, np.ndarray]:
-    S = np.asarray(scores, dtype=np.float64)
+    S = check_score_matrix(scores, "scores")  # finite, as the ranking needs
     Yb = check_label_matrix(Y, "Y").astype(bool)
     if S.shape != Yb.shape:
         raise ValueError(f"scores and Y must have the same shape, got {S.shape} and {Yb.shape}")
@@ -233,11 +257,7 @@ def delta_metric(scores: Any, Y: Any, metric: LambdaMetric = "ndcg") -> np.ndarr
     """
     metric = check_choice(metric, "metric", ("ndcg", "map", "none"))
     S, Yb = _check_scores_labels(scores, Y)
-    n, m = S.shape
-    rel_idx, delta = _pair_deltas(S, Yb, metric)
-    out = np.zeros((n, m, m))
-    out[np.arange(n)[:, None], rel_idx] = delta  # padded rows belong to irrelevant labels and are all 0
-    return out + np.swapaxes(out, 1, 2)
+    return _lambdas(S, Yb, metric, 1.0, with_delta=True)[2]
 
 
 def ranknet_cost(scores: Any, Y: Any, sigma: float = 1.0, weights: Any = None) -> np.ndarray:
@@ -328,10 +348,5 @@ def lambda_gradients(
     metric = check_choice(metric, "metric", ("ndcg", "map", "none"))
     S, Yb = _check_scores_labels(scores, Y)
     sigma = _check_positive(sigma, "sigma")
-    rel_idx, delta = _pair_deltas(S, Yb, metric)
-    diff = np.take_along_axis(S, rel_idx, axis=1)[:, :, None] - S[:, None, :]
-    lam = -sigma * expit(-sigma * diff) * delta
-    cost = (delta * np.logaddexp(0.0, -sigma * diff)).sum(axis=(1, 2))
-    grad = -lam.sum(axis=1)
-    grad[np.arange(len(S))[:, None], rel_idx] += lam.sum(axis=2)
+    grad, cost, _ = _lambdas(S, Yb, metric, sigma)
     return grad, cost

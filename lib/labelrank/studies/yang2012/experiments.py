@@ -140,7 +140,9 @@ METHODS: dict[str, MethodSpec] = {
         # the margins left out screened by lower bounds; the full grid search fits the C axis as one warm-started
         # path (RankSVMIR.fit_path)
         MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=7, warm_axis="C"),
-        MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr")),
+        # version 2: the lambdas of a batch computed by one compiled kernel (the same formulas; sums in another
+        # order, so the last bits differ and a long run at a large learning rate drifts apart)
+        MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr")), version=2,
                    batch_axis="learning_rate"),
         MethodSpec("MLC-LightGBM", "ranker", "lightgbm", (("k", "k"), ("learning_rate", "lgbm_lr")),
                    batch_axis="learning_rate"),
