@@ -109,7 +109,8 @@ class LightGBMLambdaRank(_Ranker):
         return self._fit_learning_rates(Z, Y, learning_rates)
 
     def _params(self, learning_rate: float) -> dict[str, Any]:
-        """The parameters ``lightgbm.LGBMRanker`` gives :func:`lightgbm.train` for this ranker's settings."""
+        """The parameters ``lightgbm.LGBMRanker`` gives :func:`lightgbm.train` for this ranker's settings (less its
+        evaluation settings, which do nothing without a validation set)."""
         return {
             "objective": "lambdarank", "boosting_type": "gbdt", "learning_rate": float(learning_rate),
             "num_leaves": int(self.num_leaves), "max_depth": -1, "min_child_samples": int(self.min_child_samples),

@@ -24,8 +24,8 @@ from labelrank.rankers._base import (
 from labelrank.rankers.losses import (
     LambdaMetric,
     ListNetTarget,
-    _listnet_target,
     _lambdas,
+    _listnet_target,
     _log_softmax_rows,
 )
 

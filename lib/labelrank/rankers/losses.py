@@ -8,12 +8,12 @@ from typing import Any, Literal
 import numpy as np
 from scipy.special import softmax
 
+from labelrank._optional import require
 from labelrank._validation import (
     check_choice,
     check_label_matrix,
     check_score_matrix,
 )
-from labelrank._optional import require
 from labelrank.rankers._base import _check_positive
 
 numba = require("numba", "labelrank.rankers.losses (LambdaRank's compiled kernel)")

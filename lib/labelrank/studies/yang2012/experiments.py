@@ -240,10 +240,10 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
     dataset : str
         A data set of the profile (the chapter uses *emotions*, where the full grid is affordable).
     methods : sequence of str, optional
-        Keys of :data:`METHODS`; by default the four baselines (grids over ``C`` or ``k``), MLC-ListNet and
-        MLC-LambdaRank (``k`` x learning rate). The ``k`` x ``C`` grids of the SVM rankers are left out: their
-        fits at ``C`` near :math:`10^6` take minutes each, even on emotions (MLC-RankSVM-IR at ``k`` = 100 and
-        ``C`` >= 5e4: about 1 to 3 CPU minutes, its collinear features slowing the Newton steps).
+        Keys of :data:`METHODS`; by default all of them: the four baselines (grids over ``C`` or ``k``), the
+        gradient rankers and LightGBM (``k`` x learning rate) and the SVM rankers (``k`` x ``C``, each ``C`` axis
+        one warm-started path; ``benchmarks/bench_protocol.py`` puts the SVM rankers' full grids on emotions at
+        about 0.1 CPU hours together).
     proto : Protocol, optional
     progress : bool
 
@@ -255,8 +255,7 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
         ``points_full`` (grid points evaluated).
     """
     proto = protocol() if proto is None else proto
-    methods = ("Binary-SVM", "RankSVM", "IBLR", "ML-kNN", "MLC-ListNet", "MLC-LambdaRank") if methods is None \
-        else tuple(methods)
+    methods = tuple(proto.methods) if methods is None else tuple(methods)
     rows = []
     for method in methods:
         staged = tune(dataset, method, proto=proto, search="staged", progress=progress)
