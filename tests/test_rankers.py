@@ -465,7 +465,7 @@ def test_simplex_qp_matches_scipy(seed):
 def test_simplex_qp_meets_the_kkt_conditions_on_singular_problems(seed, T, d, log_total, repeats, start):
     """Cutting planes of SVM-MAP's kind (the trivial one first, more planes than dimensions, repeated and nearly
     parallel planes, sums from 1e-6 to 1e6): the solution is feasible and optimal by the KKT conditions, and no
-    worse than a long run of the sequential minimal optimisation it replaced (an independent solver)."""
+    worse than 5,000 steps of the sequential minimal optimisation it replaced (an independent solver)."""
     rng = np.random.default_rng(seed)
     A = rng.normal(size=(T, d)) * rng.uniform(0.01, 10.0)
     A[0] = 0.0
