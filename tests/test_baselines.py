@@ -348,7 +348,7 @@ def test_iblrml_learns_label_dependence():
 
 def test_binary_svm_is_liblinear_per_label_with_threshold_zero():
     X, Y = make_data(6)
-    est = BinarySVM(C=0.3).fit(X, Y)
+    est = BinarySVM(C=0.3, solver="liblinear").fit(X, Y)
     Xq = np.random.default_rng(0).normal(size=(10, X.shape[1]))
     for lab in range(Y.shape[1]):
         svc = LinearSVC(C=0.3, loss="hinge", dual=True, max_iter=10_000, random_state=0).fit(X, Y[:, lab])
@@ -356,6 +356,95 @@ def test_binary_svm_is_liblinear_per_label_with_threshold_zero():
     scores = est.decision_function(Xq)
     np.testing.assert_array_equal(est.predict(Xq), (scores >= 0).astype(int))
     assert est.threshold_ == 0.0
+
+
+def _svm_primal(X, y, C, w, b):
+    """LIBLINEAR's primal objective of one label: 1/2 (||w||^2 + b^2) + C sum hinge."""
+    margins = (2 * y - 1) * (X @ w + b)
+    return 0.5 * (w @ w + b * b) + C * np.maximum(0.0, 1.0 - margins).sum()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_binary_svm_solvers_reach_the_same_optimum(seed):
+    """The augmented Lagrangian method and LIBLINEAR (run to a tight tolerance) on random problems: the same primal
+    objective and margins (the optimum is unique: the objective is strictly convex in (w, b))."""
+    rng = np.random.default_rng(seed)
+    X, Y = make_data(seed, n=int(rng.integers(20, 80)), d=int(rng.integers(2, 8)), m=3)
+    C = float(10 ** rng.uniform(-2, 1))
+    alm = BinarySVM(C=C, solver="alm").fit(X, Y)
+    lib = BinarySVM(C=C, solver="liblinear", tol=1e-10, max_iter=1_000_000).fit(X, Y)
+    assert alm.solver_ == "alm" and alm.converged_ and lib.converged_
+    for j in range(Y.shape[1]):
+        p_alm = _svm_primal(X, Y[:, j], C, alm.coef_[j], alm.intercept_[j])
+        p_lib = _svm_primal(X, Y[:, j], C, lib.coef_[j], lib.intercept_[j])
+        assert p_alm == pytest.approx(p_lib, rel=1e-5)
+    np.testing.assert_allclose(alm.decision_function(X), lib.decision_function(X), atol=2e-3)
+
+
+def test_binary_svm_alm_is_optimal_where_liblinear_stops_early():
+    """At a large C LIBLINEAR stops at max_iter (it warns and says so in converged_); the ALM's certified solution
+    has the lower objective."""
+    X, Y = make_data(3, n=80, d=6, m=2)
+    X = X * 5.0
+    with pytest.warns(ConvergenceWarning):
+        lib = BinarySVM(C=1e4, solver="liblinear", max_iter=200).fit(X, Y)
+    alm = BinarySVM(C=1e4, solver="alm").fit(X, Y)
+    assert not lib.converged_ and alm.converged_
+    for j in range(Y.shape[1]):
+        p_alm = _svm_primal(X, Y[:, j], 1e4, alm.coef_[j], alm.intercept_[j])
+        assert p_alm <= _svm_primal(X, Y[:, j], 1e4, lib.coef_[j], lib.intercept_[j]) * (1 + 1e-6)
+
+
+def test_binary_svm_auto_solver_follows_the_number_of_columns():
+    X, Y = make_data(4)
+    assert BinarySVM().fit(X, Y).solver_ == "alm"
+    wide = sp.random(60, 1_001, density=0.01, format="csr", random_state=0)
+    assert BinarySVM().fit(wide, Y).solver_ == "liblinear"
+    with pytest.raises(ValueError, match="solver must be one of .* got 'newton'"):
+        BinarySVM(solver="newton").fit(X, Y)
+
+
+@pytest.mark.parametrize("solver", ["alm", "liblinear"])
+def test_binary_svm_path_along_c_is_the_cold_fits(solver):
+    """fit_path along C: LIBLINEAR cold at each value (the same numbers); the ALM warm-started, its first value
+    exactly the cold fit and the others the same optimum within its certified tolerance."""
+    X, Y = make_data(5, n=70)
+    Cs = [1e-3, 0.1, 10.0, 1e3]
+    path = BinarySVM(solver=solver, threshold="llsf").fit_path(X, Y, "C", Cs)
+    assert [m.C for m in path] == Cs
+    for i, (C, warm) in enumerate(zip(Cs, path)):
+        cold = BinarySVM(C=C, solver=solver, threshold="llsf").fit(X, Y)
+        if solver == "liblinear" or i == 0:
+            np.testing.assert_array_equal(warm.decision_function(X), cold.decision_function(X))
+            np.testing.assert_array_equal(warm.predict(X), cold.predict(X))
+            continue
+        for j in range(Y.shape[1]):
+            p_warm = _svm_primal(X, Y[:, j], C, warm.coef_[j], warm.intercept_[j])
+            p_cold = _svm_primal(X, Y[:, j], C, cold.coef_[j], cold.intercept_[j])
+            assert p_warm == pytest.approx(p_cold, rel=2e-6)
+        assert warm.converged_ and isinstance(warm.threshold_, LLSFThreshold)
+
+
+def test_fit_path_of_any_other_parameter_is_one_fit_after_another():
+    X, Y = make_data(6)
+    for est, param, values in ((RankSVM(), "C", [0.1, 1.0]), (MLkNN(), "k", [3, 5]), (BinarySVM(), "threshold",
+                                                                                     ["default", "llsf"])):
+        for value, model in zip(values, est.fit_path(X, Y, param, values)):
+            single = clone(est).set_params(**{param: value}).fit(X, Y)
+            np.testing.assert_array_equal(model.decision_function(X), single.decision_function(X))
+            np.testing.assert_array_equal(model.predict(X), single.predict(X))
+
+
+def test_fit_path_bad_input():
+    X, Y = make_data(6)
+    with pytest.raises(ValueError, match="param must be a parameter of BinarySVM, got 'gamma'"):
+        BinarySVM().fit_path(X, Y, "gamma", [1.0])
+    with pytest.raises(ValueError, match="values must hold at least one value of 'C'"):
+        BinarySVM().fit_path(X, Y, "C", [])
+    with pytest.raises(TypeError, match="values must be a sequence"):
+        BinarySVM().fit_path(X, Y, "C", 1.0)
+    with pytest.raises(ValueError, match="C must be positive and finite, got -1.0"):
+        BinarySVM().fit_path(X, Y, "C", [1.0, -1.0])
 
 
 # ---------------------------------------------------------------------------------------------------------------

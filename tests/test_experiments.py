@@ -562,6 +562,40 @@ def test_the_full_search_walks_the_warm_axis_and_chooses_as_cold_fits(cache, met
     assert any((cache / "experiments" / "cv_path").rglob("*"))  # the paths are cached tasks of their own
 
 
+@pytest.mark.parametrize("features", ["original", "meta"])
+def test_a_baseline_warm_path_starts_with_the_cold_fit(cache, features):
+    """Binary-SVM's C axis as one task (on the original features or Fig. 2's meta-level ones): the first value
+    exactly the point task's result, the later ones the same optimum within the solver's tolerance."""
+    from labelrank.protocol.fits import _cv_path_uncached, _cv_point_uncached, _params_key
+
+    p = proto()
+    key, values = p.data_key(ex.SYNTHETIC), (0.01, 1.0, 100.0)
+    assert METHODS["Binary-SVM"].path_axis == "C"
+    path = _cv_path_uncached(ex.SYNTHETIC, key, "Binary-SVM", (), "C", values, 0, "v", p, 1, features)
+    for value, warm in zip(values, path):
+        cold = _cv_point_uncached(ex.SYNTHETIC, key, "Binary-SVM", features, _params_key({"C": value}), 0, "v", p,
+                                  1)
+        for metric in _METRIC_COLUMNS:
+            if value == values[0]:
+                assert warm[metric] == cold[metric] or (np.isnan(warm[metric]) and np.isnan(cold[metric]))
+            else:
+                assert warm[metric] == pytest.approx(cold[metric], abs=0.02, nan_ok=True)
+    with pytest.raises(ValueError, match="features must be 'original' or 'meta' for the baseline Binary-SVM"):
+        _cv_path_uncached(ex.SYNTHETIC, key, "Binary-SVM", (), "C", values, 0, "v", p, 1)
+
+
+def test_the_full_search_walks_a_baselines_warm_axis_and_chooses_as_cold_fits(cache):
+    p = proto()
+    warm = ex.tune(ex.SYNTHETIC, "Binary-SVM", proto=p, search="full", progress=False)
+    no_warm = {**METHODS, "Binary-SVM": dataclasses.replace(METHODS["Binary-SVM"], warm_axis=None)}
+    cold = ex.tune(ex.SYNTHETIC, "Binary-SVM", proto=proto(methods=no_warm), search="full", progress=False)
+    assert warm.chosen == cold.chosen
+    both = warm.points.merge(cold.points, on=["C"], suffixes=("_warm", "_cold"))
+    assert len(both) == len(p.grids["C"])
+    assert np.allclose(both["MAP_warm"], both["MAP_cold"], atol=0.01)
+    assert len(list((cache / "experiments" / "cv_path").rglob("output.pkl"))) == p.n_folds
+
+
 @pytest.mark.parametrize("method", ["MLC-ListNet", "MLC-LambdaRank", "MLC-LightGBM"])
 def test_a_batch_path_equals_one_fit_per_learning_rate(cache, method):
     """Along the batch axis one fit trains every learning rate: each result is the point task's, number for number."""

@@ -104,3 +104,17 @@ def test_a_module_that_needs_an_extra_names_it(core_install, module, extra):
     assert done.returncode == 1
     assert f"ImportError: {module}" in done.stderr or "needs" in done.stderr, done.stderr[-2000:]
     assert f"pip install 'labelrank[{extra}]'" in done.stderr, done.stderr[-2000:]
+
+
+def test_binary_svm_in_the_core_install_names_the_extra_of_its_default_solver(core_install):
+    """Without the `rank` extra Binary-SVM's augmented Lagrangian solver says what to install; LIBLINEAR runs."""
+    _, bin_dir, work = core_install
+    code = ("import numpy as np; from labelrank.baselines import BinarySVM\n"
+            "X = np.arange(12.0).reshape(6, 2); Y = np.array([[0, 1], [1, 0]] * 3)\n"
+            "print(BinarySVM(solver='liblinear').fit(X, Y).predict(X).shape)\n"
+            "BinarySVM().fit(X, Y)")
+    done = subprocess.run([str(bin_dir / "python"), "-c", code], cwd=work, capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.strip() == "(6, 2)", done.stderr[-2000:]
+    assert done.returncode == 1
+    assert "pip install 'labelrank[rank]', or pass solver='liblinear'" in done.stderr, done.stderr[-2000:]

@@ -137,19 +137,27 @@ def _ranker_inputs(dataset: str, k: int, fold: int, proto: Protocol):
     return Y_fit, Y_eval, Zf, Ze
 
 
+def _baseline_inputs(dataset: str, features: str, fold: int, proto: Protocol):
+    """(X_fit, Y_fit, X_eval, Y_eval) of a fold for a baseline: the original features, or (``features="meta"``)
+    Fig. 2's concatenated meta-level features."""
+    X_fit, Y_fit, X_eval, Y_eval = _split(dataset, proto, fold)
+    if features == "meta":
+        Z_fit, Z_eval, _ = meta_features(dataset, fold, proto)
+        X_fit, X_eval = concatenated_meta_features(Z_fit, Z_eval, proto.k_meta, proto.k_max)
+    return X_fit, Y_fit, X_eval, Y_eval
+
+
 def _fit_outputs(dataset: str, method: str, features: str, params: dict, threshold: str, fold: int,
                  proto: Protocol) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Fit on the fold's fitting part; (Y_eval, scores, 0/1 decisions, number of convergence warnings)."""
     spec = _spec(method, proto)
-    X_fit, Y_fit, X_eval, Y_eval = _split(dataset, proto, fold)
     with _ConvergenceWarnings() as caught:
         if spec.kind == "ranker":
+            Y_eval = _split(dataset, proto, fold)[3]
             est, _, Ze = fit_ranker(dataset, method, params, fold, proto)
             scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
         else:
-            if features == "meta":
-                Z_fit, Z_eval, _ = meta_features(dataset, fold, proto)
-                X_fit, X_eval = concatenated_meta_features(Z_fit, Z_eval, proto.k_meta, proto.k_max)
+            X_fit, Y_fit, X_eval, Y_eval = _baseline_inputs(dataset, features, fold, proto)
             est = make_estimator(method, params, threshold, proto).fit(X_fit, Y_fit)
             scores, pred = est.decision_function(X_eval), est.predict(X_eval)
     return Y_eval, np.asarray(scores, dtype=np.float64), np.asarray(pred, dtype=np.int8), caught.count
@@ -203,23 +211,35 @@ def _cv_point_uncached(dataset: str, data_key: tuple, method: str, features: str
 
 
 def _cv_path_uncached(dataset: str, data_key: tuple, method: str, base_key: tuple, axis: str, values: tuple,
-                      fold: int, version: str, proto: Protocol, threads: int) -> list[dict[str, float]]:
-    """A ranker's cross-validation results at ``values`` of ``axis`` (in that order); one dict per value, as
-    :func:`_cv_point_uncached`'s. One call of :meth:`~labelrank.MetaLevelRanker.fit_features_path` fits them all
-    (along the :attr:`MethodSpec.warm_axis` each fit warm-started from the previous one, along the
-    :attr:`MethodSpec.batch_axis` all trained together); each value's time is the task's divided by the number of
-    values, and the task's convergence warnings are counted with the first value."""
+                      fold: int, version: str, proto: Protocol, threads: int,
+                      features: str | None = None) -> list[dict[str, float]]:
+    """A method's cross-validation results at ``values`` of ``axis`` (in that order); one dict per value, as
+    :func:`_cv_point_uncached`'s. One call fits them all, along the :attr:`MethodSpec.warm_axis` each fit
+    warm-started from the previous one, along the :attr:`MethodSpec.batch_axis` all trained together: a ranker's
+    :meth:`~labelrank.MetaLevelRanker.fit_features_path`, a baseline's ``fit_path`` (on ``features``, "original"
+    or "meta"; a ranker's tasks leave it out, so their cache keys are those from before baselines had paths).
+    Each value's time is the task's divided by the number of values, and the task's convergence warnings are
+    counted with the first value."""
     _start_task(threads)
     spec = _spec(method, proto)
     if axis not in (spec.warm_axis, spec.batch_axis):
         raise ValueError(f"{method} has no path along {axis!r} (warm_axis={spec.warm_axis!r}, "
                          f"batch_axis={spec.batch_axis!r})")
     base = dict(base_key)
-    Y_fit, Y_eval, Zf, Ze = _ranker_inputs(dataset, int(base["k"]), fold, proto)
+    if spec.kind == "ranker":
+        Y_fit, Y_eval, Zf, Ze = _ranker_inputs(dataset, int(base["k"]), fold, proto)
+    else:
+        if features not in ("original", "meta"):
+            raise ValueError(f"features must be 'original' or 'meta' for the baseline {method}, got {features!r}")
+        X_fit, Y_fit, X_eval, Y_eval = _baseline_inputs(dataset, features, fold, proto)
     t0, c0 = time.perf_counter(), time.process_time()
     with _ConvergenceWarnings() as caught:
-        models = make_estimator(method, base, "regression", proto).fit_features_path(Zf, Y_fit, axis, values)
-        outputs = [(est.decision_function_features(Ze), est.predict_features(Ze)) for est in models]
+        if spec.kind == "ranker":
+            models = make_estimator(method, base, "regression", proto).fit_features_path(Zf, Y_fit, axis, values)
+            outputs = [(est.decision_function_features(Ze), est.predict_features(Ze)) for est in models]
+        else:
+            models = make_estimator(method, base, "default", proto).fit_path(X_fit, Y_fit, axis, values)
+            outputs = [(est.decision_function(X_eval), est.predict(X_eval)) for est in models]
     seconds, cpu = (time.perf_counter() - t0) / len(values), (time.process_time() - c0) / len(values)
     return [_evaluation(Y_eval, scores, pred, caught.count if i == 0 else 0, seconds, cpu)
             for i, (scores, pred) in enumerate(outputs)]

@@ -101,13 +101,14 @@ class _Evaluator:
         on_meta = self.features == "meta" and spec.kind == "baseline"
         desc = f"{self.dataset} {self.method}{' (meta)' if on_meta else ''}"
         folds = range(self.proto.n_folds)
-        if paths and spec.path_axis is not None and spec.kind == "ranker":
+        if paths and spec.path_axis is not None:
             axis = spec.path_axis
             groups: dict[tuple, list] = {}
             for c in pending:
                 groups.setdefault(_params_key({a: v for a, v in c.items() if a != axis}), []).append(c[axis])
             paths_ = [(base, tuple(sorted(values))) for base, values in groups.items()]
-            tasks = [(self.dataset, key, self.method, base, axis, values, f, version, self.proto, threads)
+            on = () if spec.kind == "ranker" else (self.features,)  # a ranker's keys predate the argument
+            tasks = [(self.dataset, key, self.method, base, axis, values, f, version, self.proto, threads, *on)
                      for base, values in paths_ for f in folds]
             out = iter(_run_tasks(tasks, self.cached_path, desc, self.progress))
             per_fold = {}

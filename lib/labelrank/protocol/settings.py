@@ -159,11 +159,11 @@ class MethodSpec:
         The version of this method's numbers, part of its cache keys (:func:`code_version`): bump it when a
         change to the estimator moves its results and nothing else's.
     warm_axis : str or None
-        A parameter along which a meta-level ranker fits a path of values, each warm-started from the previous
-        one's solution (:meth:`labelrank.MetaLevelRanker.fit_features_path`; ``C`` of RankSVM-IR and SVM-MAP). The
-        full grid search then fits that axis's values of one configuration and fold in one task, in increasing
-        order; each result is the same optimum up to the solver's tolerance (the staged search and the final fits
-        stay cold).
+        A parameter along which the method fits a path of values, each warm-started from the previous one's
+        solution (:meth:`labelrank.MetaLevelRanker.fit_features_path`: ``C`` of RankSVM-IR and SVM-MAP; a
+        baseline's ``fit_path``: ``C`` of :class:`~labelrank.baselines.BinarySVM`). The full grid search then
+        fits that axis's values of one configuration and fold in one task, in increasing order; each result is
+        the same optimum up to the solver's tolerance (the staged search and the final fits stay cold).
     fixed : tuple of (parameter, value) pairs
         Settings given to every estimator of the method and never tuned, e.g. ``(("distance", "weka"),)``; part of
         the method's cache keys (:func:`~labelrank.protocol.keys.code_version`).

@@ -38,8 +38,9 @@ One binary SVM per class with the hinge loss and an unregularised bias,
 
 solved in the dual by libsvm (:class:`sklearn.svm.SVC`) on the Gram matrix ``K = A A^T`` of the fitting
 instances (``"plain"``, ``"meta"``) or on the RBF kernel :math:`\exp(-\gamma \lVert a - a'\rVert^2)`
-(``"rbf"``). We do not use :class:`labelrank.baselines.BinarySVM` (LIBLINEAR, which also penalises the bias):
-on the meta-level features, with up to 3,322 columns for 422 fitting instances, the data are separable, and
+(``"rbf"``). We do not use :class:`labelrank.baselines.BinarySVM` (which also penalises the bias, and on more
+than 1,000 columns runs LIBLINEAR): on the meta-level features, with up to 3,322 columns for 422 fitting
+instances, the data are separable, and
 LIBLINEAR's dual coordinate descent needs thousands of passes; from ``k = 40`` and ``C = 0.1`` on it stops at its
 10,000-pass limit, far from the optimum, while libsvm solves the same problem on the 422 x 422 Gram matrix in
 milliseconds. Where the data are not separable and ``C`` is very large (the plain features from ``C`` of about
