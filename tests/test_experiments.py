@@ -645,3 +645,15 @@ def test_a_method_has_one_path_axis_at_most():
     with pytest.raises(ValueError, match="batch_axis must be None or 'learning_rate'"):
         dataclasses.replace(METHODS["MLC-ListNet"], batch_axis="k")
 
+
+
+def test_search_comparison_sets_the_staged_choices_beside_the_full_grids(cache):
+    p = proto()
+    comparison = ex.search_comparison(ex.SYNTHETIC, methods=["ML-kNN", "Binary-SVM"], proto=p, progress=False)
+    assert list(comparison.columns[:3]) == ["dataset", "method", "target"]
+    assert (comparison["dataset"] == ex.SYNTHETIC).all() and len(comparison) == 2 * len(p.targets)
+    assert (comparison["cv_full"] >= comparison["cv_staged"] - 1e-12).all()
+    assert (comparison["same"] == (comparison["staged"] == comparison["full"])).all()
+    grid_size = comparison["method"].map({"ML-kNN": len(p.grids["k"]), "Binary-SVM": len(p.grids["C"])})
+    assert (comparison["points_full"] == grid_size).all()
+    assert (comparison["points_staged"] <= comparison["points_full"]).all()

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_pairwise_svm import lbfgs_dual_weights, liblinear_weights, random_problem
 
@@ -208,6 +208,12 @@ def fit_recording_working_sets(F, a, b, C, tol=1e-8):
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), log_c=st.floats(-3, 6), shift=st.floats(2.0, 8.0))
+@example(seed=262145, log_c=5.59375, shift=6.921875).xfail(
+    raises=AssertionError,
+    reason="a known defect, found by a random run: at C = 3.9e5 the working-set solve stalls at a relative gap of "
+           "2.2e-8 (tol 1e-8; every pair reaches 3.0e-9): from the third multiplier update on, the Newton decrease "
+           "falls below phi's floating-point resolution while the penalty keeps growing; it says so "
+           "(converged=False)")
 def test_shrinking_reaches_the_optimum_of_every_pair(seed, log_c, shift):
     """The working set (shrinking=True) and every pair in every step (False) reach the same certified optimum:
     P is 1-strongly convex, so each solution lies within sqrt(2 gap) of the optimum."""

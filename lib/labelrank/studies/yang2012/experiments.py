@@ -242,19 +242,21 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
     Parameters
     ----------
     dataset : str
-        A data set of the profile (the chapter uses *emotions*, where the full grid is affordable).
+        A data set of the profile (the chapter uses *emotions* and *scene*, :data:`CHAPTER_EXTRAS`, where the full
+        grid is affordable).
     methods : sequence of str, optional
         Keys of :data:`METHODS`; by default all of them: the four baselines (grids over ``C`` or ``k``), the
         gradient rankers and LightGBM (``k`` x learning rate) and the SVM rankers (``k`` x ``C``, each ``C`` axis
-        one warm-started path; ``benchmarks/bench_protocol.py`` puts the SVM rankers' full grids on emotions at
-        about 0.1 CPU hours together).
+        one warm-started path; ``benchmarks/bench_protocol.py`` puts every method's full grid at about 0.13 CPU
+        hours on emotions and 0.15 on scene, 0.53 on yeast).
     proto : Protocol, optional
     progress : bool
 
     Returns
     -------
     pandas.DataFrame
-        One row per (method, target metric): ``staged`` and ``full`` (the chosen parameters, JSON), ``same``,
+        One row per (method, target metric): ``dataset``, ``method``, ``target``, ``staged`` and ``full`` (the
+        chosen parameters, JSON), ``same``,
         ``cv_staged`` and ``cv_full`` (the target's cross-validated mean at each choice), ``points_staged`` and
         ``points_full`` (grid points evaluated).
     """
@@ -267,7 +269,7 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
         for target in proto.targets:
             a, b = staged.chosen[target], full.chosen[target]
             rows.append({
-                "method": method, "target": target,
+                "dataset": dataset, "method": method, "target": target,
                 "staged": json.dumps(a, sort_keys=True), "full": json.dumps(b, sort_keys=True),
                 "same": _params_key(a) == _params_key(b),
                 "cv_staged": staged.cv_value(a, target), "cv_full": full.cv_value(b, target),
@@ -435,11 +437,11 @@ def llsf_inputs_comparison(dataset: str, method: str = "MLC-ListNet", params: di
                        progress)
 
 
-#: What the chapters compute besides :func:`results`: the staged-versus-full comparison (on one data set), the test
+#: What the chapters compute besides :func:`results`: the staged-versus-full comparison (on these data sets), the test
 #: values of ML-kNN over its whole grid (every data set), the splitting-versus-non-splitting comparison (on these
 #: (data set, method) pairs) and the LLSF inputs comparison (these rankers, every data set).
 CHAPTER_EXTRAS: dict[str, Any] = {
-    "search": "emotions",
+    "search": ("emotions", "scene"),
     "curve": "ML-kNN",
     "splitting": (("emotions", "MLC-ListNet"), ("emotions", "RankSVM"), ("yeast", "MLC-ListNet"), ("yeast", "RankSVM")),
     "llsf_inputs": ("MLC-ListNet", "MLC-LambdaRank", "MLC-RankSVM-IR", "MLC-SVM-MAP"),
@@ -493,8 +495,9 @@ def _main(args: Any) -> int:
             experiments.test_curve(dataset, experiments.CHAPTER_EXTRAS["curve"], proto=proto)
             for method in experiments.CHAPTER_EXTRAS["llsf_inputs"]:
                 experiments.llsf_inputs_comparison(dataset, method, proto=proto)
-        if experiments.CHAPTER_EXTRAS["search"] in names:
-            experiments.search_comparison(experiments.CHAPTER_EXTRAS["search"], proto=proto)
+        for dataset in experiments.CHAPTER_EXTRAS["search"]:
+            if dataset in names:
+                experiments.search_comparison(dataset, proto=proto)
     print(f"{len(table)} result rows in {time.time() - t0:.1f} s")
     runs = run_info(args.profile)["runs"]
     if runs:
