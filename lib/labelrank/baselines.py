@@ -78,12 +78,12 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 ThresholdRule = Literal["default", "llsf"]
+KNNDistance = Literal["euclidean", "weka"]
+_THRESHOLD_RULES = ("default", "llsf")
 
 #: BinarySVM(solver="auto") uses the augmented Lagrangian method on X of at most this many columns (it forms d x d
 #: Newton systems from dense rows) and LIBLINEAR on more.
 _ALM_MAX_FEATURES = 1000
-KNNDistance = Literal["euclidean", "weka"]
-_THRESHOLD_RULES = ("default", "llsf")
 
 
 def _check_positive_real(value: Any, name: str) -> float:
@@ -152,7 +152,7 @@ class _MultiLabelBaseline(BaseEstimator):
         models = [clone(self).set_params(**{param: value}) for value in values]
         if param not in self._warm_params:
             return [model.fit(X, Y) for model in models]
-        X, Y = [model._fit_input(X, Y) for model in models][0]
+        X, Y = [model._fit_input(X, Y) for model in models][0]  # every copy checked and given n_features_in_
         for model, train_scores in zip(models, self._fit_path(X, Y, models)):
             model._fit_threshold(train_scores, Y)
         return models
