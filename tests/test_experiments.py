@@ -585,6 +585,7 @@ def test_a_baseline_warm_path_starts_with_the_cold_fit(cache, features):
 
 
 def test_the_full_search_walks_a_baselines_warm_axis_and_chooses_as_cold_fits(cache):
+    """Binary-SVM's full search with its C axis as warm path tasks (one per fold) chooses as the cold point tasks."""
     p = proto()
     warm = ex.tune(ex.SYNTHETIC, "Binary-SVM", proto=p, search="full", progress=False)
     no_warm = {**METHODS, "Binary-SVM": dataclasses.replace(METHODS["Binary-SVM"], warm_axis=None)}
@@ -646,8 +647,9 @@ def test_a_method_has_one_path_axis_at_most():
         dataclasses.replace(METHODS["MLC-ListNet"], batch_axis="k")
 
 
-
 def test_search_comparison_sets_the_staged_choices_beside_the_full_grids(cache):
+    """One row per (method, target): the full grid's choice is at least as good on the training folds, and it
+    evaluated every grid point."""
     p = proto()
     comparison = ex.search_comparison(ex.SYNTHETIC, methods=["ML-kNN", "Binary-SVM"], proto=p, progress=False)
     assert list(comparison.columns[:3]) == ["dataset", "method", "target"]
