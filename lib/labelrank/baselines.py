@@ -95,7 +95,9 @@ class _MultiLabelBaseline(BaseEstimator):
     """Shared input checks, thresholding and scikit-learn plumbing of the baselines.
 
     Subclasses implement ``_check_params()``, ``_fit(X, Y) -> training scores`` and ``_scores(X)``, and set
-    ``_default_threshold`` (a number, or ``None`` for LLSF on raw scores).
+    ``_default_threshold`` (a number, or ``None`` for LLSF on raw scores). A subclass that names parameters in
+    ``_warm_params`` also implements ``_fit_path(X, Y, models) -> training scores of each model``, which fits
+    copies differing in one of them together (:meth:`fit_path` calls it for those parameters only).
     """
 
     _default_threshold: float | None = 0.0
@@ -164,10 +166,6 @@ class _MultiLabelBaseline(BaseEstimator):
         X, Y = check_fit_input(self, X, Y, ensure_min_samples=2)
         self.n_labels_ = Y.shape[1]
         return X, Y
-
-    def _fit_path(self, X: Any, Y: np.ndarray, models: list) -> list[np.ndarray]:
-        """Fit ``models`` (copies differing in a warm parameter) together; each one's training scores."""
-        raise NotImplementedError  # pragma: no cover - only called for a parameter of _warm_params
 
     def _fit_threshold(self, train_scores: np.ndarray, Y: np.ndarray) -> _MultiLabelBaseline:
         """Fit the threshold rule on the training instances' scores; ``self``."""
