@@ -46,6 +46,7 @@ Usage: python benchmarks/bench_protocol.py [--datasets emotions yeast scene] [--
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import dataclasses
 import functools
@@ -61,6 +62,7 @@ from threadpoolctl import threadpool_limits
 
 os.environ.setdefault("LABELRANK_N_JOBS", "1")
 
+import labelrank.baselines as baselines_module  # noqa: E402
 import labelrank.rankers._pair_maps as pair_maps_module  # noqa: E402
 import labelrank.rankers.svm as svm_module  # noqa: E402
 from labelrank.protocol.fits import (  # noqa: E402
@@ -71,6 +73,7 @@ from labelrank.protocol.fits import (  # noqa: E402
     _ranker_inputs,
     make_estimator,
 )
+from labelrank.protocol.data import _split, meta_features  # noqa: E402
 from labelrank.studies.yang2012 import experiments  # noqa: E402
 
 MIDDLE = {"k": 50, "lr": 0.01, "lgbm_lr": 0.1}
@@ -291,22 +294,39 @@ def compare_ranksvm_ir_path(dataset, proto) -> None:
           f"largest |MAP difference| {np.abs(maps - ref_maps).max():.2e}", flush=True)
 
 
-def binary_svm_axis(dataset, proto, solver):
-    """Binary-SVM's C axis on fold 0 as the engine runs it: LIBLINEAR as point tasks, the ALM as the warm path
-    task: (CPU s, MAP per C, convergence warnings)."""
+@contextlib.contextmanager
+def newton_systems(woodbury: bool):
+    """The augmented Lagrangian method's Newton directions as it computes them (``woodbury``: through the
+    Woodbury identity's small system where the band has fewer pairs than columns) or, as before that, always
+    through the d x d system."""
+    limit = pair_maps_module._WOODBURY_UP_TO
+    if not woodbury:
+        pair_maps_module._WOODBURY_UP_TO = -1.0
+    try:
+        yield
+    finally:
+        pair_maps_module._WOODBURY_UP_TO = limit
+
+
+def binary_svm_axis(dataset, proto, solver, features="original", woodbury=True):
+    """Binary-SVM's C axis on fold 0 as the engine runs it, on the original or (``features="meta"``) Fig. 2's
+    meta-level features: LIBLINEAR as point tasks, the ALM as the warm path task (``woodbury=False``: its Newton
+    directions always from d x d systems): (CPU s, MAP per C, convergence warnings)."""
     key, grid = proto.data_key(dataset), tuple(proto.grids["C"])
     spec = proto.methods["Binary-SVM"]
     if solver == "liblinear":
         spec = dataclasses.replace(spec, fixed=(("solver", "liblinear"),), warm_axis=None)
     p = dataclasses.replace(proto, methods={**proto.methods, "Binary-SVM": spec})
-    with threadpool_limits(1), warnings.catch_warnings():
+    if features == "meta":
+        meta_features(dataset, 0, p)  # computed or read from the cache here: not timed
+    with threadpool_limits(1), warnings.catch_warnings(), newton_systems(woodbury):
         warnings.simplefilter("ignore")
         start = time.process_time()
         if solver == "liblinear":
-            out = [_cv_point_uncached(dataset, key, "Binary-SVM", "original", _params_key({"C": C}), 0, "bench", p, 1)
+            out = [_cv_point_uncached(dataset, key, "Binary-SVM", features, _params_key({"C": C}), 0, "bench", p, 1)
                    for C in grid]
         else:
-            out = _cv_path_uncached(dataset, key, "Binary-SVM", (), "C", grid, 0, "bench", p, 1, "original")
+            out = _cv_path_uncached(dataset, key, "Binary-SVM", (), "C", grid, 0, "bench", p, 1, features)
         return time.process_time() - start, np.array([o["MAP"] for o in out]), sum(o["n_warnings"] for o in out)
 
 
@@ -314,7 +334,6 @@ def binary_svm_primal_excess(dataset, proto) -> float:
     """The largest relative excess of LIBLINEAR's primal objective over the ALM's along the C grid (fold 0's
     fitting part, every label with both classes)."""
     from labelrank.baselines import BinarySVM
-    from labelrank.protocol.data import _split
 
     X, Y, _, _ = _split(dataset, proto, 0)
     X, Y = (X.toarray() if hasattr(X, "toarray") else np.asarray(X)), np.asarray(Y)
@@ -343,6 +362,17 @@ def compare_binary_svm(dataset, proto) -> None:
           f"{proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), largest |MAP "
           f"difference| {np.abs(maps - ref_maps).max():.2e}; LIBLINEAR's primal objective above the optimum by up "
           f"to {binary_svm_primal_excess(dataset, proto):.3g} (relative)", flush=True)
+    n_columns = _split(dataset, proto, 0)[1].shape[1] * (3 * proto.k_meta + 2)
+    if dataset in proto.fig2_exclude or n_columns > baselines_module._ALM_MAX_FEATURES:
+        return  # Fig. 2 has no Reuters-21578 cells, or its meta-level features go to LIBLINEAR
+    print(f"-- {dataset}: Binary-SVM on Fig. 2's meta-level features, C axis x{len(proto.grids['C'])}, fold 0")
+    axes = {name: binary_svm_axis(dataset, proto, solver, "meta", woodbury)
+            for name, solver, woodbury in (("d x d systems", "alm", False), ("Woodbury", "alm", True),
+                                           ("LIBLINEAR", "liblinear", True))}
+    reference, ref_maps, _ = axes["d x d systems"]
+    print("   ALM warm path " + "   ".join(
+        f"{name} {seconds:8.2f} CPU s ({n_warnings} capped, x{reference / seconds:5.1f}, largest |MAP difference| "
+        f"{np.abs(maps - ref_maps).max():.1e})" for name, (seconds, maps, n_warnings) in axes.items()), flush=True)
 
 
 def compare_lightgbm(dataset, proto) -> None:

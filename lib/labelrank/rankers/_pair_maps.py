@@ -1,14 +1,17 @@
-"""The pairs of a pairwise hinge-loss problem as linear maps, and a screen of their margins.
+"""The pairs of a pairwise hinge-loss problem as linear maps, their Newton systems, and a screen of their margins.
 
 Used by :mod:`labelrank.rankers.pairwise_newton`, whose module docstring says what each part is for: the maps
 ``w -> Zw`` and ``r -> Z^T r`` of the pair differences :math:`z_p = F_{a_p} - F_{b_p}` without forming them,
-a working set's copy of its rows, the (possibly sampled) Gram matrix of a band of pairs, and lower bounds on
-every margin from one exact pass.
+a working set's copy of its rows, the Newton direction of a band of pairs (from its possibly sampled Gram matrix,
+or its Woodbury form), and lower bounds on every margin from one exact pass.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+import scipy.linalg
 
 #: Pairs whose difference vectors are formed at once when the band's Hessian is accumulated.
 _CHUNK = 32_768
@@ -16,9 +19,28 @@ _CHUNK = 32_768
 #: A band of more pairs has its Hessian estimated from a random sample of this many (subsampled Newton).
 _GRAM_SAMPLE = 65_536
 
+#: The Newton direction goes through the Woodbury identity's small system (a band of fewer pairs than columns)
+#: while sigma ||Z_B||_F^2 is at most this (it loses about that many digits before its refinement step; see
+#: _Pairs.newton_direction).
+_WOODBURY_UP_TO = 1e8
+
 #: The screen makes a new anchor (one exact pass over all pairs) when more than this share of the pairs would
 #: otherwise need their margins computed one by one.
 _REANCHOR = 0.1
+
+
+def _system_solver(G: np.ndarray, sigma: float) -> Callable[[np.ndarray], np.ndarray]:
+    r"""``r ->`` :math:`(I + \sigma G)^{-1} r` for a Gram matrix ``G``, factored once: by Cholesky, or, when
+    rounding has made ``I + sigma G`` indefinite (large ``sigma`` and collinear features), through the eigenvalues
+    of ``G`` clipped at 0, which keeps every eigenvalue of the system at least 1 as in exact arithmetic."""
+    H = sigma * G
+    H[np.diag_indices_from(H)] += 1.0
+    try:
+        factor = scipy.linalg.cho_factor(H, check_finite=False)
+        return lambda r: scipy.linalg.cho_solve(factor, r, check_finite=False)
+    except np.linalg.LinAlgError:
+        lam, Q = scipy.linalg.eigh(G, check_finite=False)
+        return lambda r: Q @ ((Q.T @ r) / (1.0 + sigma * np.maximum(lam, 0.0)))
 
 
 class _Pairs:
@@ -58,6 +80,10 @@ class _Pairs:
         rows, inverse = np.unique(np.concatenate([self.pos[pairs], self.neg[pairs]]), return_inverse=True)
         return _Pairs(self.F[rows], inverse[: pairs.size], inverse[pairs.size :])
 
+    def rows(self, pairs: np.ndarray) -> np.ndarray:
+        """:math:`Z_B`: the difference vectors of the pairs ``pairs`` (indices), one row each."""
+        return self.F[self.pos[pairs]] - self.F[self.neg[pairs]]
+
     def gram(self, band: np.ndarray) -> np.ndarray:
         """:math:`Z_B^\\top Z_B` of the pairs ``band`` (indices), accumulated in chunks; above ``_GRAM_SAMPLE``
         pairs, estimated from a seeded random sample of that many, scaled up."""
@@ -69,9 +95,37 @@ class _Pairs:
             return scale * self.gram(band)
         for start in range(0, band.size, _CHUNK):
             idx = band[start : start + _CHUNK]
-            Zb = self.F[self.pos[idx]] - self.F[self.neg[idx]]
+            Zb = self.rows(idx)
             out += Zb.T @ Zb
         return out
+
+
+    def newton_direction(self, band: np.ndarray, sigma: float, grad: np.ndarray) -> np.ndarray:
+        r"""The Newton direction :math:`-H^{-1}` ``grad``, :math:`H = I + \sigma Z_B^\top Z_B` of the pairs
+        ``band``.
+
+        Through the ``d`` x ``d`` system of :meth:`gram`, or, when the band has fewer pairs than ``d`` (a small
+        band, or fewer rows than columns) and the system is well conditioned, through the :math:`|B|` x
+        :math:`|B|` one of the Woodbury identity, :math:`H^{-1} g = g - \sigma A^\top (I + \sigma A
+        A^\top)^{-1} A g` with :math:`A = Z_B`, at :math:`O(|B|^2 d)` instead of :math:`O(|B| d^2 + d^3)`. The
+        identity subtracts two nearly equal vectors when :math:`\sigma \lVert A \rVert^2` is large, losing that
+        many digits: it is used while :math:`\sigma \lVert A \rVert_F^2 \le` ``_WOODBURY_UP_TO``, and one step
+        of iterative refinement (the residual :math:`g - Hx` solved again) makes the direction as accurate as a
+        Cholesky solve of ``H``.
+        """
+        if band.size == 0:
+            return -grad
+        if band.size < self.F.shape[1]:
+            A = self.rows(band)
+            if sigma * float(np.einsum("ij,ij->", A, A)) <= _WOODBURY_UP_TO:
+                solve = _system_solver(A @ A.T, sigma)
+
+                def woodbury(g: np.ndarray) -> np.ndarray:
+                    return g - sigma * (A.T @ solve(A @ g))
+
+                x = woodbury(grad)
+                return -(x + woodbury(grad - x - sigma * (A.T @ (A @ x))))
+        return -_system_solver(self.gram(band), sigma)(grad)
 
 
 class _Screen:

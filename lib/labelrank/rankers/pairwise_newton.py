@@ -26,8 +26,14 @@ where :math:`e_p` is the Moreau envelope of the pair's hinge, a Huber function: 
 :math:`\tfrac{\sigma}{2}(1 - v)^2` for :math:`1 - C_p/\sigma \le v < 1` and :math:`C_p(1 - v) - C_p^2/(2\sigma)`
 below. :math:`\varphi` is convex and once differentiable, with gradient :math:`w + Z^\top e'(v)`; the inner
 solver is the semismooth Newton method, whose generalised Hessian :math:`I + \sigma Z_B^\top Z_B` involves only
-the pairs ``B`` with ``v`` inside the quadratic band (a ``d`` x ``d`` system, Cholesky), with an Armijo line
-search. Then :math:`\mu \leftarrow e'(v)` and :math:`\sigma` grows (fourfold, up to a cap).
+the pairs ``B`` with ``v`` inside the quadratic band (a ``d`` x ``d`` system, Cholesky; a :math:`|B|` x
+:math:`|B|` one by the Woodbury identity when the band has fewer pairs than ``d``), with an Armijo line search
+(where the decrease it asks for is below :math:`\varphi`'s floating-point resolution, a step that lowers the
+gradient's norm is taken instead). Then :math:`\mu \leftarrow e'(v)` and :math:`\sigma` grows fourfold, up to a
+cap, unless the inner solve was cut short at its step limit: with :math:`\sigma \gg C_p` the quadratic band
+:math:`[1 - C_p/\sigma, 1)` is so narrow that the Newton steps cross kinks at every step, and a penalty that kept
+growing left the inner solves at their step limit for good (a label of scene at ``C`` = 2.3e5). Any fixed
+:math:`\sigma` converges (the method is a proximal point method on the dual, Rockafellar 1976).
 
 The multiplier is a dual point: :math:`\alpha = -\mu` always lies in the box :math:`[0, C_p]`, and at the inner
 problem's optimum :math:`w = Z^\top\alpha`, as in (D) of :mod:`~labelrank.rankers.pairwise_svm`. So every outer
@@ -72,11 +78,11 @@ programming. Mathematics of Operations Research 1(2), 97-116.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 
 from labelrank._validation import check_positive_int, check_real
 from labelrank.rankers._pair_maps import _Pairs, _Screen
@@ -91,6 +97,9 @@ _SIGMA_MAX = 4.0**12  # times the start: any bounded penalty converges, a huge o
 
 #: The line search halves the step down to this length (a gradient step on badly scaled rows may need it).
 _SMALLEST_STEP = 1e-30
+
+#: The relative floating-point resolution of phi below which the line search compares gradient norms instead.
+_RESOLUTION = 64 * np.finfo(np.float64).eps
 
 #: Each inner Newton solve stops at a gradient norm of ``_INNER_TOL * tol * max(1, ||w||)``.
 _INNER_TOL = 1e-2
@@ -119,19 +128,6 @@ def _primal(w: np.ndarray, margins: np.ndarray, upper: np.ndarray) -> float:
     return 0.5 * float(w @ w) + float(upper @ np.maximum(0.0, 1.0 - margins))
 
 
-def _newton_solve(G: np.ndarray, sigma: float, grad: np.ndarray) -> np.ndarray:
-    r""":math:`(I + \sigma G)^{-1}` ``grad`` for a Gram matrix ``G``: by Cholesky, or, when rounding has made
-    ``I + sigma G`` indefinite (large ``sigma`` and collinear features), through the eigenvalues of ``G`` clipped
-    at 0, which keeps every eigenvalue of the system at least 1 as in exact arithmetic."""
-    H = sigma * G
-    H[np.diag_indices_from(H)] += 1.0
-    try:
-        return scipy.linalg.cho_solve(scipy.linalg.cho_factor(H, check_finite=False), grad, check_finite=False)
-    except np.linalg.LinAlgError:
-        lam, Q = scipy.linalg.eigh(G, check_finite=False)
-        return Q @ ((Q.T @ grad) / (1.0 + sigma * np.maximum(lam, 0.0)))
-
-
 def _inner_newton(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper: np.ndarray, sigma: float,
                   tol: float, max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Minimise phi by semismooth Newton from ``w`` (with ``u = Zw``) until its gradient's norm is at most
@@ -147,21 +143,31 @@ def _inner_newton(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper
         v = u + shift
         # the pairs where e is quadratic, its lower kink included (from w = 0 at sigma = C every pair sits there)
         band = np.flatnonzero((v < 1.0) & (sigma * (1.0 - v) <= upper))
-        direction = -_newton_solve(Z.gram(band), sigma, grad)
+        direction = Z.newton_direction(band, sigma, grad)
         slope = float(grad @ direction)
         if slope >= 0.0:  # no descent left at floating-point precision
             break
         Zd = Z.apply(direction)
-        t = 1.0
-        while True:
+        resolution = _RESOLUTION * max(1.0, abs(phi))
+        t, accepted = 1.0, False
+        while not accepted:
             w_new = w + t * direction
             u_new = u + t * Zd
             value, deriv_new = _envelope(u_new + shift, upper, sigma)
             phi_new = 0.5 * float(w_new @ w_new) + value
-            if phi_new <= phi + 1e-4 * t * slope or t < _SMALLEST_STEP:
+            if phi_new <= phi + 1e-4 * t * slope:
+                accepted = phi_new < phi
+                break
+            if -t * slope <= resolution and phi_new <= phi + resolution:
+                # the decrease is below phi's floating-point resolution, where Armijo's test only sees rounding:
+                # the gradient's norm decides (a step that lowers it is taken)
+                accepted = np.linalg.norm(w_new + Z.apply_t(deriv_new)) < np.linalg.norm(grad)
+                if not accepted and t * slope > -1e-6 * resolution:
+                    break
+            elif t < _SMALLEST_STEP:
                 break
             t *= 0.5
-        if phi_new >= phi:  # the line search found no decrease: phi is at its floor
+        if not accepted:  # the line search found no decrease: phi is at its floor
             break
         w, u, deriv, phi = w_new, u_new, deriv_new, phi_new
         steps += 1
@@ -300,7 +306,10 @@ def fit_pairwise_hinge_alm_path(
     What :func:`fit_pairwise_hinge_alm` computes at each ``C`` (one weight per pair, ``C_p = C``), to the same
     certified tolerance, with the input checked once and the pairs' norms of the screen (module docstring)
     computed once. Along an increasing grid of ``C`` the warm start skips the first Newton steps, in which every
-    pair is in the quadratic band.
+    pair is in the quadratic band. A warm-started solve that stops at ``max_iter`` short of the tolerance is solved
+    again from ``w = 0``, as :func:`fit_pairwise_hinge_alm` would solve it (``n_iter`` counts the steps of both):
+    on one of scene's labels (Fig. 2's meta-level features, fold 0) the start from the solution at the previous
+    ``C`` left the inner Newton solves at their step cap from the second multiplier update on.
 
     Parameters
     ----------
@@ -328,8 +337,14 @@ def fit_pairwise_hinge_alm_path(
         raise ValueError("Cs must hold at least one value of C, got an empty sequence")
     w, results = np.zeros(Z.F.shape[1]), []
     for C in values:
-        results.append(_alm(Z, np.full(Z.pos.size, float(C)), w, tol, max_iter, bool(shrinking)))
-        w = results[-1].coef[0].copy()
+        upper = np.full(Z.pos.size, float(C))
+        res = _alm(Z, upper, w, tol, max_iter, bool(shrinking))
+        if not res.converged and w.any():  # the warm start failed: solve again from w = 0, as a cold fit would
+            cold = _alm(Z, upper, np.zeros_like(w), tol, max_iter, bool(shrinking))
+            res = dataclasses.replace(cold if cold.converged or cold.violation < res.violation else res,
+                                      n_iter=res.n_iter + cold.n_iter)
+        results.append(res)
+        w = res.coef[0].copy()
     return results
 
 
@@ -361,9 +376,16 @@ def _alm(Z: _Pairs, upper: np.ndarray, w: np.ndarray, tol: float, max_iter: int,
     u = Z.apply(w) if screen is None else screen.u0.copy()
     best_w, best_primal = w, np.inf
     alpha, dual, gap, steps, converged = np.zeros(n_pairs), -np.inf, np.inf, 0, False
+    settled = True  # whether the last inner solve ended before its step limit
     for _ in range(max_iter):
         inner_tol = _INNER_TOL * tol * max(1.0, float(np.sqrt(w @ w)))
-        w, u, mu, grad, taken = _inner_solve(Z, screen, w, u, mu, upper, sigma, inner_tol)
+        # a working set is taken from settled iterates only: after an inner solve cut short, w can be far from
+        # phi's minimum, and the minimum over the pairs near their margins there runs away from the others'
+        shrink = screen is not None and settled
+        if screen is not None and not shrink:
+            u = Z.apply(w)  # every margin exactly, for steps on every pair
+        w, u, mu, grad, taken = _inner_solve(Z, screen if shrink else None, w, u, mu, upper, sigma, inner_tol)
+        settled = taken < _INNER_STEPS
         steps += taken
         primal = _primal(w, u, upper)
         if primal < best_primal:
@@ -382,7 +404,8 @@ def _alm(Z: _Pairs, upper: np.ndarray, w: np.ndarray, tol: float, max_iter: int,
         if gap <= tol:
             converged = True
             break
-        sigma = min(sigma * _SIGMA_GROWTH, _SIGMA_MAX * sigma_start)
+        if settled:  # a larger penalty only after an inner solve that was not cut short
+            sigma = min(sigma * _SIGMA_GROWTH, _SIGMA_MAX * sigma_start)
     # the reported objective from one exact pass at the returned weights (the loop's margins were updated step by
     # step, or screened)
     best_primal = _primal(best_w, Z.apply(best_w), upper)
