@@ -245,8 +245,8 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
     Parameters
     ----------
     dataset : str
-        A data set of the profile (the chapter uses *emotions* and *scene*, :data:`CHAPTER_EXTRAS`, where the full
-        grid is affordable).
+        A data set of the profile (the chapter uses *emotions*, *scene* and *yeast*, :data:`CHAPTER_EXTRAS`, where
+        the full grid is affordable).
     methods : sequence of str, optional
         Keys of :data:`METHODS`; by default all of them: the four baselines (grids over ``C`` or ``k``), the
         gradient rankers and LightGBM (``k`` x learning rate) and the SVM rankers (``k`` x ``C``, each ``C`` axis
@@ -444,7 +444,7 @@ def llsf_inputs_comparison(dataset: str, method: str = "MLC-ListNet", params: di
 #: values of ML-kNN over its whole grid (every data set), the splitting-versus-non-splitting comparison (on these
 #: (data set, method) pairs) and the LLSF inputs comparison (these rankers, every data set).
 CHAPTER_EXTRAS: dict[str, Any] = {
-    "search": ("emotions", "scene"),
+    "search": ("emotions", "scene", "yeast"),
     "curve": "ML-kNN",
     "splitting": (("emotions", "MLC-ListNet"), ("emotions", "RankSVM"), ("yeast", "MLC-ListNet"), ("yeast", "RankSVM")),
     "llsf_inputs": ("MLC-ListNet", "MLC-LambdaRank", "MLC-RankSVM-IR", "MLC-SVM-MAP"),
