@@ -312,6 +312,18 @@ def test_more_columns_than_rows(seed, C):
     np.testing.assert_allclose(res.coef[0], reference, atol=1e-4 * max(1.0, np.abs(reference).max()))
 
 
+def test_the_line_search_past_phis_resolution(monkeypatch):
+    """Where the decrease Armijo's test asks for is below phi's floating-point resolution, a step that lowers the
+    gradient's norm is taken: without that rule (and without the Woodbury form of the Newton systems, which also
+    gets this example through) the working-set solve stalls at a relative gap of 2.2e-8 against tol 1e-8."""
+    F, a, b = easy_ranking_pairs(262145, shift=6.921875)
+    monkeypatch.setattr(_pair_maps, "_WOODBURY_UP_TO", -1.0)
+    assert fit_pairwise_hinge_alm(F, a, b, 10.0**5.59375, tol=1e-8).converged
+    monkeypatch.setattr(pairwise_newton, "_RESOLUTION", 0.0)
+    stalled = fit_pairwise_hinge_alm(F, a, b, 10.0**5.59375, tol=1e-8)
+    assert not stalled.converged and stalled.violation > 1e-8
+
+
 def binary_svm_pairs(seed):
     """A linear SVM's hinges as pairs (row i against an origin row, as BinarySVM's solver sets them): rows of
     unequal scales, three collinear columns, labels from a noisy threshold on the first column."""

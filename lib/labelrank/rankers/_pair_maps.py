@@ -99,7 +99,6 @@ class _Pairs:
             out += Zb.T @ Zb
         return out
 
-
     def newton_direction(self, band: np.ndarray, sigma: float, grad: np.ndarray) -> np.ndarray:
         r"""The Newton direction :math:`-H^{-1}` ``grad``, :math:`H = I + \sigma Z_B^\top Z_B` of the pairs
         ``band``.

@@ -308,8 +308,9 @@ def fit_pairwise_hinge_alm_path(
     computed once. Along an increasing grid of ``C`` the warm start skips the first Newton steps, in which every
     pair is in the quadratic band. A warm-started solve that stops at ``max_iter`` short of the tolerance is solved
     again from ``w = 0``, as :func:`fit_pairwise_hinge_alm` would solve it (``n_iter`` counts the steps of both):
-    on one of scene's labels (Fig. 2's meta-level features, fold 0) the start from the solution at the previous
-    ``C`` left the inner Newton solves at their step cap from the second multiplier update on.
+    a safety net. Before the penalty grew only after settled inner solves (module docstring), the start from the
+    previous ``C``'s solution left the inner solves of one of scene's labels (Fig. 2's meta-level features, fold
+    0, ``C`` = 5.5e4) at their step limit from the second multiplier update on; no such case is known since.
 
     Parameters
     ----------
