@@ -32,7 +32,9 @@ result is the same:
 * Binary-SVM's C axis as point tasks with LIBLINEAR (the reference, ``solver="liblinear"``) and as the full
   search's warm path task with the augmented Lagrangian solver (the default on at most 1,000 columns): time,
   MAP, choice, the fits that stop at their iteration cap, and the largest relative excess of LIBLINEAR's primal
-  objective over the ALM's certified one (fold 0's training part, every label and C);
+  objective over the ALM's certified one (fold 0's training part, every label and C); then on Fig. 2's
+  meta-level features the ALM's warm path with its Newton systems always d x d (the reference), with the Woodbury
+  form for bands of fewer pairs than columns (its default), and LIBLINEAR's point tasks;
 * MLC-LightGBM's ranker (k = 50, learning rate 0.1) with LightGBM's row-wise histograms and with the column-wise
   ones it uses: time and whether the scores are the same;
 * MLC-ListNet's, MLC-LambdaRank's and MLC-LightGBM's learning-rate axis (k = 50) as one point task per rate and

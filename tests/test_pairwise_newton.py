@@ -212,8 +212,9 @@ def fit_recording_working_sets(F, a, b, C, tol=1e-8):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), log_c=st.floats(-3, 6), shift=st.floats(2.0, 8.0))
 # found by a random run: the working-set solve stalled here at a relative gap of 2.2e-8 against tol 1e-8 (its
-# Newton decrease below phi's floating-point resolution from the third multiplier update on) until the Newton
-# directions of small bands went through the Woodbury identity (_Pairs.newton_direction)
+# Newton decrease below phi's floating-point resolution from the third multiplier update on); the line search's
+# rule for that case gets it through (test_the_line_search_past_phis_resolution), as does the Woodbury form of the
+# Newton systems
 @example(seed=262145, log_c=5.59375, shift=6.921875)
 def test_shrinking_reaches_the_optimum_of_every_pair(seed, log_c, shift):
     """The working set (shrinking=True) and every pair in every step (False) reach the same certified optimum:
