@@ -114,17 +114,18 @@ class _Pairs:
         """
         if band.size == 0:
             return -grad
-        if band.size < self.F.shape[1]:
-            A = self.rows(band)
-            if sigma * float(np.einsum("ij,ij->", A, A)) <= _WOODBURY_UP_TO:
-                solve = _system_solver(A @ A.T, sigma)
+        if band.size >= min(self.F.shape[1], _CHUNK):
+            return -_system_solver(self.gram(band), sigma)(grad)
+        A = self.rows(band)  # one chunk of fewer pairs than columns: gram(band) is A^T A, formed once here
+        if sigma * float(np.einsum("ij,ij->", A, A)) > _WOODBURY_UP_TO:
+            return -_system_solver(A.T @ A, sigma)(grad)
+        solve = _system_solver(A @ A.T, sigma)
 
-                def woodbury(g: np.ndarray) -> np.ndarray:
-                    return g - sigma * (A.T @ solve(A @ g))
+        def woodbury(g: np.ndarray) -> np.ndarray:
+            return g - sigma * (A.T @ solve(A @ g))
 
-                x = woodbury(grad)
-                return -(x + woodbury(grad - x - sigma * (A.T @ (A @ x))))
-        return -_system_solver(self.gram(band), sigma)(grad)
+        x = woodbury(grad)
+        return -(x + woodbury(grad - x - sigma * (A.T @ (A @ x))))
 
 
 class _Screen:
