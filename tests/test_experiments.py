@@ -130,6 +130,25 @@ def test_profiles():
     assert {m: full.selection[m] for m in ("NDCG", "HLoss")} == {"NDCG": "MAP", "HLoss": "Micro-F1"}
     with pytest.raises(ValueError, match="profile"):
         ex.protocol("medium")
+    # the paper's full grids on the small data sets, the staged search on Reuters-21578 only; quick: staged
+    assert {d: full.search_for(d) for d in full.datasets} == {
+        "emotions": "full", "scene": "full", "yeast": "full", "reuters21578": "staged"}
+    assert {quick.search_for(d) for d in quick.datasets} == {"staged"}
+    assert {ex.exact("full").search_for(d) for d in full.datasets} == {"full"}
+
+
+def test_search_by_dataset_sets_tunes_default(sandbox):
+    """A data set's own strategy is tune's default there; a bad strategy is refused when the protocol is made."""
+    p = proto(grids={**proto().grids, "C": tuple(float(c) for c in np.logspace(-6, 6, 13))})
+    staged = ex.tune(ex.SYNTHETIC, "StandIn-C", proto=p, targets=["MAP"], progress=False)
+    p = dataclasses.replace(p, search_by_dataset={ex.SYNTHETIC: "full"})
+    full = ex.tune(ex.SYNTHETIC, "StandIn-C", proto=p, targets=["MAP"], progress=False)
+    assert (staged.search, full.search) == ("staged", "full")
+    assert len(full.points) == 13 > len(staged.points) and full.chosen == staged.chosen
+    with pytest.raises(ValueError, match="'synthetic'.*'random'"):
+        proto(search_by_dataset={"synthetic": "random"})
+    with pytest.raises(ValueError, match="'search'.*'grid'"):
+        proto(search="grid")
 
 
 def test_n_jobs_from_environment(monkeypatch):
@@ -439,16 +458,18 @@ def test_command_line_bad_input_is_one_line_and_exit_code_2(tmp_path, monkeypatc
 def test_command_line_exact_runs_the_papers_protocol(tmp_path, monkeypatch, capsys):
     """--exact hands results() the protocol without the profile's concessions (stopped there: no fit runs)."""
     def stop(proto, datasets):
-        raise ValueError(f"search={proto.search} subsample={proto.tune_subsample} fig2={proto.fig2_datasets}")
+        searches = {d: proto.search_for(d) for d in proto.datasets}
+        raise ValueError(f"search={searches} subsample={proto.tune_subsample} fig2={proto.fig2_datasets}")
 
     monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(ex, "results", stop)
     assert ex.main(["--profile", "full", "--exact", "--datasets", "emotions"]) == 2
-    assert ("search=full subsample={} fig2=('emotions', 'scene', 'yeast', 'reuters21578')"
-            in capsys.readouterr().err)
+    full = "'emotions': 'full', 'scene': 'full', 'yeast': 'full'"
+    assert (f"search={{{full}, 'reuters21578': 'full'}} subsample={{}} "
+            "fig2=('emotions', 'scene', 'yeast', 'reuters21578')" in capsys.readouterr().err)
     assert ex.main(["--profile", "full", "--datasets", "emotions"]) == 2
-    assert "search=staged subsample={'reuters21578': 2000} fig2=('emotions', 'scene', 'yeast')" in \
-        capsys.readouterr().err
+    assert (f"search={{{full}, 'reuters21578': 'staged'}} subsample={{'reuters21578': 2000}} "
+            "fig2=('emotions', 'scene', 'yeast')" in capsys.readouterr().err)
 
 
 def _worker_task(seconds: float) -> int:

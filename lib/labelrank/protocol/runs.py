@@ -143,6 +143,7 @@ def _record_run(proto: Protocol, names: tuple[str, ...], what: str, started: flo
         "profile": proto.profile,
         "what": what,
         "search": proto.search,
+        "search_by_dataset": dict(proto.search_by_dataset),
         "cv_subsample": dict(proto.tune_subsample),
         "datasets": list(names),
         "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),

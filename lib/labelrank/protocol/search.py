@@ -199,7 +199,7 @@ def tune(dataset: str, method: str, features: Representation = "original", proto
     proto : Protocol, optional
         The profile's settings (:func:`protocol` of ``LABELRANK_PROFILE`` when None).
     search : {"staged", "full"}, optional
-        ``proto.search`` when None: ``"full"`` evaluates the product of the axes' grids, ``"staged"`` one axis at a
+        ``proto.search_for(dataset)`` when None: ``"full"`` evaluates the product of the axes' grids, ``"staged"`` one axis at a
         time (this module's docstring).
     targets : sequence of str, optional
         The metrics to choose a configuration for; ``proto.targets`` (MAP and Micro-F1) by default.
@@ -216,7 +216,7 @@ def tune(dataset: str, method: str, features: Representation = "original", proto
     _check_representation(method, features, proto)
     if dataset not in proto.datasets:
         raise ValueError(f"dataset must be one of the {proto.profile} profile's {proto.datasets}, got {dataset!r}")
-    search = proto.search if search is None else search
+    search = proto.search_for(dataset) if search is None else search
     if search not in ("staged", "full"):
         raise ValueError(f"search must be 'staged' or 'full', got {search!r}")
     targets = proto.targets if targets is None else tuple(targets)

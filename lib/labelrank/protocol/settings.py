@@ -50,6 +50,8 @@ class Protocol:
         Data set -> (training instances, test instances) drawn at random (``seed``); absent = all.
     search : {"staged", "full"}
         Default search strategy of :func:`tune`.
+    search_by_dataset : dict
+        Data set -> search strategy, where it differs from ``search`` (:meth:`search_for`).
     patience : int
         Staged search along the ``C`` axis: stop after this many consecutive worse values on each side.
     widen_points : int
@@ -83,6 +85,7 @@ class Protocol:
     grids: dict[str, tuple[float, ...]]
     subsample: dict[str, tuple[int, int]] = field(default_factory=dict)
     search: Literal["staged", "full"] = "staged"
+    search_by_dataset: dict[str, Literal["staged", "full"]] = field(default_factory=dict)
     patience: int = 1
     widen_points: int = 4
     max_widen: int = 2
@@ -93,6 +96,22 @@ class Protocol:
     methods: Mapping[str, MethodSpec] = field(default_factory=dict)
     fig2_methods: tuple[str, ...] = ()
     unit_variance: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        for name, value in (("search", self.search), *self.search_by_dataset.items()):
+            if value not in ("staged", "full"):
+                raise ValueError(f"search of {name!r} must be 'staged' or 'full', got {value!r}")
+
+    def search_for(self, dataset: str) -> Literal["staged", "full"]:
+        """The search strategy :func:`tune` uses on ``dataset`` by default.
+
+        Examples
+        --------
+        >>> p = Protocol("demo", ("a", "b"), 5, 0, {}, search="full", search_by_dataset={"b": "staged"})
+        >>> p.search_for("a"), p.search_for("b")
+        ('full', 'staged')
+        """
+        return self.search_by_dataset.get(dataset, self.search)
 
     @property
     def fig2_datasets(self) -> tuple[str, ...]:
