@@ -4,6 +4,7 @@ estimator checks, and input validation."""
 from __future__ import annotations
 
 import pickle
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -427,8 +428,8 @@ def test_binary_svm_path_along_c_is_the_cold_fits(solver):
 
 def test_fit_path_of_any_other_parameter_is_one_fit_after_another():
     X, Y = make_data(6)
-    for est, param, values in ((RankSVM(), "C", [0.1, 1.0]), (MLkNN(), "k", [3, 5]), (BinarySVM(), "threshold",
-                                                                                     ["default", "llsf"])):
+    for est, param, values in ((RankSVM(), "intercept_scaling", [0.5, 2.0]), (RankSVM(solver="dcd"), "C", [0.1, 1.0]),
+                               (MLkNN(), "k", [3, 5]), (BinarySVM(), "threshold", ["default", "llsf"])):
         for value, model in zip(values, est.fit_path(X, Y, param, values)):
             single = clone(est).set_params(**{param: value}).fit(X, Y)
             np.testing.assert_array_equal(model.decision_function(X), single.decision_function(X))
@@ -486,11 +487,14 @@ def slsqp_rank_svm(X, Y, C, intercept_scaling=1.0):
     return W[:, :d], W[:, d] * intercept_scaling
 
 
+@pytest.mark.parametrize("solver", ["alm", "dcd"])
 @pytest.mark.parametrize("seed, scaling", [(0, 1.0), (1, 1.0), (2, 1.0), (3, 3.0)])
-def test_rank_svm_matches_the_primal_qp(seed, scaling):
+def test_rank_svm_matches_the_primal_qp(seed, scaling, solver):
     X, Y = make_data(seed, n=14, d=2, m=3)  # instances with 1 or 2 relevant labels: unequal pair weights
     X = X + 1.0  # off the origin, so that the bias and its penalty matter
-    est = RankSVM(C=2.0, intercept_scaling=scaling, tol=1e-10, max_iter=200_000).fit(X, Y)
+    max_iter = 200_000 if solver == "dcd" else 1_000
+    est = RankSVM(C=2.0, intercept_scaling=scaling, tol=1e-10, max_iter=max_iter, solver=solver).fit(X, Y)
+    assert est.solver_ == solver and est.converged_
     W, b = slsqp_rank_svm(X, Y, 2.0, scaling)
     np.testing.assert_allclose(est.coef_, W, atol=1e-5)
     np.testing.assert_allclose(est.intercept_, b, atol=1e-5)
@@ -523,9 +527,64 @@ def test_rank_svm_thresholds():
 
 def test_rank_svm_warns_when_it_stops_early():
     X, Y = make_data(10)
-    with pytest.warns(ConvergenceWarning, match="RankSVM did not converge in max_iter=1 epochs"):
-        est = RankSVM(C=100.0, tol=1e-12, max_iter=1).fit(X, Y)
+    with pytest.warns(ConvergenceWarning, match="RankSVM.solver='dcd'. did not converge in max_iter=1 epochs"):
+        est = RankSVM(C=100.0, tol=1e-12, max_iter=1, solver="dcd").fit(X, Y)
     assert est.n_iter_ == 1 and not est.converged_
+    with pytest.warns(ConvergenceWarning, match="RankSVM.solver='alm'. did not converge in max_iter=1 multiplier"):
+        est = RankSVM(C=100.0, tol=1e-12, max_iter=1, solver="alm").fit(X, Y)
+    assert not est.converged_
+
+
+def _rank_svm_primal(est, X, Y):
+    """Elisseeff & Weston's objective at a fitted RankSVM (the bias penalised as the constant feature's weight)."""
+    inst, rel, irr = rank_svm_pairs(Y)
+    m, n_rel = Y.shape[1], Y.sum(axis=1)
+    S = est.decision_function(X)
+    hinge = np.maximum(0.0, 1.0 - (S[inst, rel] - S[inst, irr])) / (n_rel[inst] * (m - n_rel[inst]))
+    W = np.hstack([est.coef_, est.intercept_[:, None] / est.intercept_scaling])
+    return 0.5 * float((W**2).sum()) + est.C * float(hinge.sum())
+
+
+def test_rank_svm_alm_reaches_the_optimum_that_dcd_misses_at_large_C():
+    """At a large C dual coordinate descent stops at max_iter (it warns); the ALM's certified solution has the
+    lower objective."""
+    X, Y = make_data(3, n=80, d=6, m=4)
+    X = X * 3.0 + 2.0
+    with pytest.warns(ConvergenceWarning):
+        dcd = RankSVM(C=1e4, solver="dcd").fit(X, Y)
+    alm = RankSVM(C=1e4, solver="alm").fit(X, Y)
+    assert not dcd.converged_ and alm.converged_
+    assert _rank_svm_primal(alm, X, Y) < 0.9 * _rank_svm_primal(dcd, X, Y)
+
+
+def test_rank_svm_auto_solver_follows_the_number_of_unknowns():
+    X, Y = make_data(4)
+    assert RankSVM().fit(X, Y).solver_ == "alm"
+    wide = sp.random(60, 2048 // Y.shape[1], density=0.05, format="csr", random_state=0)  # m (d + 1) > 2,048
+    assert RankSVM().fit(wide, Y).solver_ == "dcd"
+    with pytest.raises(ValueError, match="solver must be one of .* got 'newton'"):
+        RankSVM(solver="newton").fit(X, Y)
+
+
+@pytest.mark.parametrize("solver", ["alm", "dcd"])
+def test_rank_svm_path_along_c_is_the_cold_fits(solver):
+    """fit_path along C: DCD cold at each value (the same numbers); the ALM warm-started, its first value exactly
+    the cold fit and the others the same optimum within its certified tolerance."""
+    X, Y = make_data(5, n=70)
+    Cs = [1e-3, 0.1, 10.0, 1e3]
+    path = RankSVM(solver=solver).fit_path(X, Y, "C", Cs)
+    assert [m.C for m in path] == Cs
+    for i, (C, warm) in enumerate(zip(Cs, path)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # DCD at large C
+            cold = RankSVM(C=C, solver=solver).fit(X, Y)
+        if solver == "dcd" or i == 0:
+            np.testing.assert_array_equal(warm.decision_function(X), cold.decision_function(X))
+            np.testing.assert_array_equal(warm.predict(X), cold.predict(X))
+            continue
+        assert warm.converged_ and cold.converged_
+        assert _rank_svm_primal(warm, X, Y) == pytest.approx(_rank_svm_primal(cold, X, Y), rel=2e-6)
+        assert isinstance(warm.threshold_, LLSFThreshold)
 
 
 @pytest.mark.parametrize("est", [BinarySVM(), MLkNN(k=3), IBLRML(k=3)], ids=ids)

@@ -427,3 +427,116 @@ def test_small_scaled_problems_found_by_hypothesis(seed, log_c, n_pairs, d, log_
     F, a, b = random_problem(seed, n_rows=25, d=d, n_pairs=n_pairs)
     res = fit_pairwise_hinge_alm(F * 10.0**log_scale, a, b, 10.0**log_c)
     assert res.converged and res.duality_gap <= 1e-6 * max(1.0, res.primal_objective)
+
+
+# ---- blocks: Rank-SVM's label pairs (one weight vector per label) -------------------------------------------------
+
+
+def label_pairs_problem(seed, n=30, d=4, m=4):
+    """Rows F with a constant column, Rank-SVM's pairs of a random label matrix, and the explicit pair matrix Z
+    (row p: +F[i] in block k, -F[i] in block l)."""
+    rng = np.random.default_rng(seed)
+    Y = (rng.random((n, m)) < 0.4).astype(int)
+    F = np.hstack([rng.normal(size=(n, d)) + 1.0, np.ones((n, 1))])
+    inst, rel, irr = rank_svm_pairs(Y)
+    Z = np.zeros((inst.size, m, d + 1))
+    Z[np.arange(inst.size), rel] += F[inst]
+    Z[np.arange(inst.size), irr] -= F[inst]
+    return F, inst, rel, irr, m, Z.reshape(inst.size, -1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), m=st.integers(2, 6), d=st.integers(1, 6), share=st.floats(0.0, 1.0))
+def test_label_pair_maps_match_the_explicit_matrix(seed, m, d, share):
+    F, inst, rel, irr, m, Z = label_pairs_problem(seed, d=d, m=m)
+    maps = _pair_maps._LabelPairs(F, inst, rel, irr, m)
+    rng = np.random.default_rng(seed)
+    w, r = rng.normal(size=Z.shape[1]), rng.normal(size=inst.size) * (rng.random(inst.size) < share)
+    assert maps.dim == Z.shape[1] and maps.n_pairs == inst.size and maps.coef_shape == (m, d + 1)
+    np.testing.assert_allclose(maps.apply(w), Z @ w, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(maps.apply_t(r), Z.T @ r, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(maps.norms(), np.linalg.norm(Z, axis=1), rtol=1e-12)
+    band = np.flatnonzero(rng.random(inst.size) < share)
+    np.testing.assert_allclose(maps.apply_pairs(w, band), Z[band] @ w, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(maps.subset(band).apply(w), Z[band] @ w, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(maps.gram(band), Z[band].T @ Z[band], rtol=1e-12, atol=1e-12)
+    A, y = maps.band(band), rng.normal(size=band.size)
+    np.testing.assert_allclose(A.outer(), Z[band] @ Z[band].T, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(A.inner(), Z[band].T @ Z[band], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(A.dot(w), Z[band] @ w, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(A.tdot(y), Z[band].T @ y, rtol=1e-12, atol=1e-12)
+    assert A.frobenius2() == pytest.approx(float((Z[band] ** 2).sum()), rel=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), share=st.floats(0.0, 1.0), log_sigma=st.floats(-3, 4))
+def test_label_pairs_newton_direction_solves_the_newton_system(seed, share, log_sigma):
+    """Through the dim x dim system or, with fewer pairs in the band than unknowns, the Woodbury identity's."""
+    F, inst, rel, irr, m, Z = label_pairs_problem(seed, n=12, d=3, m=5)
+    rng = np.random.default_rng(seed)
+    band = np.flatnonzero(rng.random(inst.size) < share)
+    grad, sigma = rng.normal(size=Z.shape[1]), 10.0**log_sigma
+    direction = _pair_maps._LabelPairs(F, inst, rel, irr, m).newton_direction(band, sigma, grad)
+    Zb = Z[band]
+    np.testing.assert_allclose(direction + sigma * Zb.T @ (Zb @ direction), -grad,
+                               atol=1e-9 * max(1.0, sigma * (Zb**2).sum()) * np.abs(grad).max())
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), log_c=st.floats(-4, 6), log_scale=st.floats(-2, 2))
+def test_blocks_reach_the_optimum_of_the_explicit_problem(seed, log_c, log_scale):
+    """With blocks, the certified optimum of the same problem written with explicit difference rows (one block:
+    each pair's row of Z against a zero row), at any C and scale; the coefficients come back as a matrix."""
+    F, inst, rel, irr, m, Z = label_pairs_problem(seed, n=20, d=3, m=4)
+    F = F * 10.0**log_scale
+    Z = Z * 10.0**log_scale
+    C = 10.0**log_c * np.random.default_rng(seed).uniform(0.5, 2.0, size=inst.size)
+    blocks = fit_pairwise_hinge_alm(F, inst, inst, C, pos_blocks=rel, neg_blocks=irr, n_blocks=m)
+    rows = np.vstack([Z, np.zeros((1, Z.shape[1]))])
+    explicit = fit_pairwise_hinge_alm(rows, np.arange(inst.size), np.full(inst.size, inst.size), C)
+    assert blocks.converged and explicit.converged and blocks.coef.shape == (m, F.shape[1])
+    w = blocks.coef.ravel()
+    assert blocks.primal_objective == pytest.approx(0.5 * w @ w + C @ np.maximum(0.0, 1.0 - Z @ w), rel=1e-7)
+    assert blocks.primal_objective == pytest.approx(explicit.primal_objective, rel=2e-6, abs=2e-6)
+    assert np.all((blocks.alpha >= 0) & (blocks.alpha <= C))
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("C", [1e-3, 0.1])
+def test_blocks_same_optimum_as_dual_coordinate_descent(seed, C):
+    # where dual coordinate descent converges (small C), both solvers of the block problem reach the same weights
+    F, inst, rel, irr, m, _ = label_pairs_problem(seed)
+    dcd = fit_pairwise_hinge(F, inst, inst, C, pos_blocks=rel, neg_blocks=irr, n_blocks=m, tol=1e-10,
+                             max_iter=100_000)
+    alm = fit_pairwise_hinge_alm(F, inst, inst, C, pos_blocks=rel, neg_blocks=irr, n_blocks=m, tol=1e-12)
+    assert dcd.converged and alm.converged
+    np.testing.assert_allclose(alm.coef, dcd.coef, atol=1e-5 * max(1.0, np.abs(dcd.coef).max()))
+    assert alm.primal_objective == pytest.approx(dcd.primal_objective, rel=1e-9)
+
+
+def test_a_block_path_with_weights_reaches_each_cold_optimum():
+    F, inst, rel, irr, m, _ = label_pairs_problem(4, n=40)
+    weights = np.random.default_rng(4).uniform(0.1, 1.0, size=inst.size)
+    Cs = [1e-3, 0.1, 10.0, 1e3]
+    path = pairwise_newton.fit_pairwise_hinge_alm_path(F, inst, inst, Cs, weights=weights, pos_blocks=rel,
+                                                       neg_blocks=irr, n_blocks=m)
+    for C, warm in zip(Cs, path):
+        cold = fit_pairwise_hinge_alm(F, inst, inst, C * weights, pos_blocks=rel, neg_blocks=irr, n_blocks=m)
+        assert warm.converged and cold.converged and warm.coef.shape == (m, F.shape[1])
+        assert warm.primal_objective == pytest.approx(cold.primal_objective, rel=2e-6, abs=2e-6)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"pos_rows": [0, 1], "neg_rows": [0, 0], "pos_blocks": [0, 1], "neg_blocks": [1, 0]},
+     "both vectors of a pair must be one row of F .* pair 1 has rows 1 and 0"),
+    ({"pos_blocks": [0, 1], "neg_blocks": None}, "given together"),
+    ({"n_blocks": 3}, "n_blocks needs pos_blocks and neg_blocks"),
+    ({"pos_blocks": [0, 2], "neg_blocks": [1, 0], "n_blocks": 2}, r"n_blocks must exceed every block index \(max 2\)"),
+    ({"pos_blocks": [0, -1], "neg_blocks": [1, 0]}, "pos_blocks"),
+])
+def test_bad_blocks(kwargs, match):
+    args = {"pos_rows": [0, 1], "neg_rows": [0, 1], **kwargs}
+    with pytest.raises(ValueError, match=match):
+        fit_pairwise_hinge_alm(np.eye(2), **args)
+    with pytest.raises(ValueError, match=match):
+        pairwise_newton.fit_pairwise_hinge_alm_path(np.eye(2), Cs=[1.0], **args)

@@ -180,7 +180,8 @@ class MethodSpec:
     warm_axis : str or None
         A parameter along which the method fits a path of values, each warm-started from the previous one's
         solution (:meth:`labelrank.MetaLevelRanker.fit_features_path`: ``C`` of RankSVM-IR and SVM-MAP; a
-        baseline's ``fit_path``: ``C`` of :class:`~labelrank.baselines.BinarySVM`). The full grid search then
+        baseline's ``fit_path``: ``C`` of :class:`~labelrank.baselines.BinarySVM` and
+        :class:`~labelrank.baselines.RankSVM`). The full grid search then
         fits that axis's values of one configuration and fold in one task, in increasing order; each result is
         the same optimum up to the solver's tolerance (the staged search and the final fits stay cold).
     fixed : tuple of (parameter, value) pairs

@@ -1,9 +1,12 @@
-"""The pairs of a pairwise hinge-loss problem as linear maps, their Newton systems, and a screen of their margins.
+r"""The pairs of a pairwise hinge-loss problem as linear maps, their Newton systems, and a screen of their margins.
 
 Used by :mod:`labelrank.rankers.pairwise_newton`, whose module docstring says what each part is for: the maps
-``w -> Zw`` and ``r -> Z^T r`` of the pair differences :math:`z_p = F_{a_p} - F_{b_p}` without forming them,
-a working set's copy of its rows, the Newton direction of a band of pairs (from its possibly sampled Gram matrix,
-or its Woodbury form), and lower bounds on every margin from one exact pass.
+``w -> Zw`` and ``r -> Z^T r`` of the pair differences without forming them, a working set's copy of its rows, the
+Newton direction of a band of pairs (from its possibly sampled Gram matrix, or its Woodbury form), and lower bounds
+on every margin from one exact pass. Two kinds of pairs: :class:`_Pairs`, :math:`z_p = F_{a_p} - F_{b_p}` (one
+weight vector), and :class:`_LabelPairs`, Rank-SVM's, where pair ``p`` compares two labels :math:`s_p, t_p` of one
+row, :math:`z_p = (e_{s_p} - e_{t_p}) \otimes F_{a_p}` in the space of the flattened weight matrix ``W`` (one
+weight vector per label).
 """
 
 from __future__ import annotations
@@ -49,6 +52,18 @@ class _Pairs:
     def __init__(self, F: np.ndarray, pos: np.ndarray, neg: np.ndarray):
         self.F, self.pos, self.neg = F, pos, neg
         self._norms: np.ndarray | None = None
+
+    @property
+    def dim(self) -> int:
+        return self.F.shape[1]
+
+    @property
+    def n_pairs(self) -> int:
+        return self.pos.size
+
+    @property
+    def coef_shape(self) -> tuple[int, int]:
+        return (1, self.F.shape[1])
 
     def apply(self, w: np.ndarray) -> np.ndarray:
         s = self.F @ w
@@ -100,32 +115,181 @@ class _Pairs:
         return out
 
     def newton_direction(self, band: np.ndarray, sigma: float, grad: np.ndarray) -> np.ndarray:
-        r"""The Newton direction :math:`-H^{-1}` ``grad``, :math:`H = I + \sigma Z_B^\top Z_B` of the pairs
-        ``band``.
+        """The Newton direction of the pairs ``band`` (:func:`_newton_direction`)."""
+        return _newton_direction(self, band, sigma, grad)
 
-        Through the ``d`` x ``d`` system of :meth:`gram`, or, when the band has fewer pairs than ``d`` (a small
-        band, or fewer rows than columns) and the system is well conditioned, through the :math:`|B|` x
-        :math:`|B|` one of the Woodbury identity, :math:`H^{-1} g = g - \sigma A^\top (I + \sigma A
-        A^\top)^{-1} A g` with :math:`A = Z_B`, at :math:`O(|B|^2 d)` instead of :math:`O(|B| d^2 + d^3)`. The
-        identity subtracts two nearly equal vectors when :math:`\sigma \lVert A \rVert^2` is large, losing that
-        many digits: it is used while :math:`\sigma \lVert A \rVert_F^2 \le` ``_WOODBURY_UP_TO``, and one step
-        of iterative refinement (the residual :math:`g - Hx` solved again) makes the direction as accurate as a
-        Cholesky solve of ``H``.
-        """
-        if band.size == 0:
-            return -grad
-        if band.size >= min(self.F.shape[1], _CHUNK):
-            return -_system_solver(self.gram(band), sigma)(grad)
-        A = self.rows(band)  # one chunk of fewer pairs than columns: gram(band) is A^T A, formed once here
-        if sigma * float(np.einsum("ij,ij->", A, A)) > _WOODBURY_UP_TO:
-            return -_system_solver(A.T @ A, sigma)(grad)
-        solve = _system_solver(A @ A.T, sigma)
+    def band(self, band: np.ndarray) -> _DenseBand:
+        """:math:`Z_B` of the pairs ``band`` (fewer than ``_CHUNK``), formed."""
+        return _DenseBand(self.rows(band))
 
-        def woodbury(g: np.ndarray) -> np.ndarray:
-            return g - sigma * (A.T @ solve(A @ g))
 
-        x = woodbury(grad)
-        return -(x + woodbury(grad - x - sigma * (A.T @ (A @ x))))
+class _DenseBand:
+    """A band's :math:`A = Z_B`, formed: the products :func:`_newton_direction` needs."""
+
+    def __init__(self, A: np.ndarray):
+        self.A = A
+
+    def frobenius2(self) -> float:
+        return float(np.einsum("ij,ij->", self.A, self.A))
+
+    def outer(self) -> np.ndarray:
+        return self.A @ self.A.T
+
+    def inner(self) -> np.ndarray:
+        return self.A.T @ self.A
+
+    def dot(self, g: np.ndarray) -> np.ndarray:
+        return self.A @ g
+
+    def tdot(self, y: np.ndarray) -> np.ndarray:
+        return self.A.T @ y
+
+
+class _LabelPairs:
+    r"""Rank-SVM's pairs as linear maps: pair ``p`` says label :math:`s_p` of row :math:`a_p` of ``F`` outranks
+    label :math:`t_p`, :math:`z_p = (e_{s_p} - e_{t_p}) \otimes F_{a_p}`, and ``w`` is the weight matrix ``W``
+    (one row per label) flattened row by row, so :math:`z_p \cdot w = F_{a_p} \cdot (W_{s_p} - W_{t_p})`.
+
+    Nothing of size ``n_pairs`` x ``dim`` is formed. The Gram matrix of a band is :math:`\sum_a L_a \otimes
+    F_a F_a^\top`, with :math:`L_a` the graph Laplacian of the row's label pairs in the band: one weighted
+    :math:`F^\top F` per pair of labels, at :math:`O(m^2 n d^2)` whatever the band's size.
+    """
+
+    def __init__(self, F: np.ndarray, rows: np.ndarray, pos_blocks: np.ndarray, neg_blocks: np.ndarray,
+                 n_blocks: int):
+        self.F, self.a, self.s, self.t, self.m = F, rows, pos_blocks, neg_blocks, n_blocks
+        self._norms: np.ndarray | None = None
+
+    @property
+    def dim(self) -> int:
+        return self.m * self.F.shape[1]
+
+    @property
+    def n_pairs(self) -> int:
+        return self.a.size
+
+    @property
+    def coef_shape(self) -> tuple[int, int]:
+        return (self.m, self.F.shape[1])
+
+    def _scatter(self, r: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The (rows, labels) matrix :math:`R` with :math:`Z^\top r = \mathrm{vec}(R^\top F)`."""
+        n, m = rows.max(initial=-1) + 1, self.m
+        R = np.bincount(rows * m + self.s, r, minlength=n * m) - np.bincount(rows * m + self.t, r, minlength=n * m)
+        return R.reshape(n, m)
+
+    def apply(self, w: np.ndarray) -> np.ndarray:
+        S = self.F @ w.reshape(self.m, -1).T
+        return S[self.a, self.s] - S[self.a, self.t]
+
+    def apply_pairs(self, w: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+        """``(Zw)[pairs]`` from the rows of those pairs alone."""
+        W = w.reshape(self.m, -1)
+        return np.einsum("pd,pd->p", self.F[self.a[pairs]], W[self.s[pairs]] - W[self.t[pairs]])
+
+    def norms(self) -> np.ndarray:
+        r""":math:`\lVert z_p \rVert = \sqrt 2 \lVert F_{a_p} \rVert` of every pair (computed once)."""
+        if self._norms is None:
+            self._norms = np.sqrt(2.0) * np.linalg.norm(self.F, axis=1)[self.a]
+        return self._norms
+
+    def apply_t(self, r: np.ndarray) -> np.ndarray:
+        R = self._scatter(r, self.a)
+        rows = np.flatnonzero(R.any(axis=1))
+        if rows.size > self.F.shape[0] // 4:
+            return (R.T @ self.F[: R.shape[0]]).ravel()
+        return (R[rows].T @ self.F[rows]).ravel()
+
+    def subset(self, pairs: np.ndarray) -> _LabelPairs:
+        """The maps of the pairs ``pairs`` (indices) alone, on a copy of the rows they use."""
+        rows, inverse = np.unique(self.a[pairs], return_inverse=True)
+        return _LabelPairs(self.F[rows], inverse, self.s[pairs], self.t[pairs], self.m)
+
+    def gram(self, band: np.ndarray) -> np.ndarray:
+        r""":math:`Z_B^\top Z_B = \sum_a L_a \otimes F_a F_a^\top` of the pairs ``band`` (indices)."""
+        m, d = self.m, self.F.shape[1]
+        rows, a = np.unique(self.a[band], return_inverse=True)
+        s, t, n = self.s[band], self.t[band], rows.size
+        laplacian = np.zeros(n * m * m)
+        for i, j, sign in ((s, s, 1.0), (t, t, 1.0), (s, t, -1.0), (t, s, -1.0)):
+            laplacian += np.bincount((a * m + i) * m + j, minlength=n * m * m) * sign
+        laplacian = laplacian.reshape(n, m, m)
+        F = self.F[rows]
+        G = np.zeros((m, d, m, d))
+        for i in range(m):
+            for j in range(i, m):
+                weight = laplacian[:, i, j]
+                used = np.flatnonzero(weight)
+                if used.size:
+                    block = (F[used] * weight[used, None]).T @ F[used]
+                    G[i, :, j, :] = block
+                    if j != i:
+                        G[j, :, i, :] = block.T
+        return G.reshape(m * d, m * d)
+
+    def newton_direction(self, band: np.ndarray, sigma: float, grad: np.ndarray) -> np.ndarray:
+        """The Newton direction of the pairs ``band`` (:func:`_newton_direction`)."""
+        return _newton_direction(self, band, sigma, grad)
+
+    def band(self, band: np.ndarray) -> _LabelBand:
+        return _LabelBand(self, band)
+
+
+class _LabelBand:
+    r"""A band of :class:`_LabelPairs`, not formed: :math:`A A^\top = M \circ (F_B F_B^\top)` with
+    :math:`M_{pq} = (e_{s_p} - e_{t_p}) \cdot (e_{s_q} - e_{t_q})`, and products through ``W``'s shape."""
+
+    def __init__(self, Z: _LabelPairs, band: np.ndarray):
+        self.Z, self.band = Z, band
+        self.X, self.s, self.t = Z.F[Z.a[band]], Z.s[band], Z.t[band]
+
+    def frobenius2(self) -> float:
+        return 2.0 * float(np.einsum("ij,ij->", self.X, self.X))
+
+    def outer(self) -> np.ndarray:
+        s, t = self.s, self.t
+        same = ((s[:, None] == s) * 1.0 - (s[:, None] == t) - (t[:, None] == s) + (t[:, None] == t))
+        return same * (self.X @ self.X.T)
+
+    def inner(self) -> np.ndarray:
+        return self.Z.gram(self.band)
+
+    def dot(self, g: np.ndarray) -> np.ndarray:
+        W = g.reshape(self.Z.m, -1)
+        return np.einsum("pd,pd->p", self.X, W[self.s] - W[self.t])
+
+    def tdot(self, y: np.ndarray) -> np.ndarray:
+        R = np.zeros((y.size, self.Z.m))
+        R[np.arange(y.size), self.s] = y
+        R[np.arange(y.size), self.t] = -y
+        return (R.T @ self.X).ravel()
+
+
+def _newton_direction(Z: _Pairs | _LabelPairs, band: np.ndarray, sigma: float, grad: np.ndarray) -> np.ndarray:
+    r"""The Newton direction :math:`-H^{-1}` ``grad``, :math:`H = I + \sigma Z_B^\top Z_B` of the pairs ``band``.
+
+    Through the ``dim`` x ``dim`` system of ``Z.gram``, or, when the band has fewer pairs than ``dim`` (a small
+    band, or fewer rows than columns) and the system is well conditioned, through the :math:`|B|` x :math:`|B|` one
+    of the Woodbury identity, :math:`H^{-1} g = g - \sigma A^\top (I + \sigma A A^\top)^{-1} A g` with
+    :math:`A = Z_B`, at :math:`O(|B|^2 d)` instead of :math:`O(|B| d^2 + d^3)`. The identity subtracts two nearly
+    equal vectors when :math:`\sigma \lVert A \rVert^2` is large, losing that many digits: it is used while
+    :math:`\sigma \lVert A \rVert_F^2 \le` ``_WOODBURY_UP_TO``, and one step of iterative refinement (the
+    residual :math:`g - Hx` solved again) makes the direction as accurate as a Cholesky solve of ``H``.
+    """
+    if band.size == 0:
+        return -grad
+    if band.size >= min(Z.dim, _CHUNK):
+        return -_system_solver(Z.gram(band), sigma)(grad)
+    A = Z.band(band)  # fewer pairs than columns: above the Woodbury limit, A^T A from the same band
+    if sigma * A.frobenius2() > _WOODBURY_UP_TO:
+        return -_system_solver(A.inner(), sigma)(grad)
+    solve = _system_solver(A.outer(), sigma)
+
+    def woodbury(g: np.ndarray) -> np.ndarray:
+        return g - sigma * A.tdot(solve(A.dot(g)))
+
+    x = woodbury(grad)
+    return -(x + woodbury(grad - x - sigma * A.tdot(A.dot(x))))
 
 
 class _Screen:
@@ -137,7 +301,7 @@ class _Screen:
     exactly; when they are more than ``_REANCHOR`` of all pairs, it makes ``w`` the new anchor with one pass.
     """
 
-    def __init__(self, Z: _Pairs, w: np.ndarray):
+    def __init__(self, Z: _Pairs | _LabelPairs, w: np.ndarray):
         self.Z = Z
         self.anchor(w)
 

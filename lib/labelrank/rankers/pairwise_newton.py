@@ -85,7 +85,7 @@ from typing import Any
 import numpy as np
 
 from labelrank._validation import check_positive_int, check_real
-from labelrank.rankers._pair_maps import _Pairs, _Screen
+from labelrank.rankers._pair_maps import _LabelPairs, _Pairs, _Screen
 from labelrank.rankers.pairwise_svm import PairwiseHingeResult, _as_dense_matrix, _as_index, _pair_bounds
 
 __all__ = ["fit_pairwise_hinge_alm", "fit_pairwise_hinge_alm_path"]
@@ -128,7 +128,7 @@ def _primal(w: np.ndarray, margins: np.ndarray, upper: np.ndarray) -> float:
     return 0.5 * float(w @ w) + float(upper @ np.maximum(0.0, 1.0 - margins))
 
 
-def _inner_newton(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper: np.ndarray, sigma: float,
+def _inner_newton(Z: _Pairs | _LabelPairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper: np.ndarray, sigma: float,
                   tol: float, max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Minimise phi by semismooth Newton from ``w`` (with ``u = Zw``) until its gradient's norm is at most
     ``tol``; returns (w, Zw, e'(v), the gradient, Newton steps taken), all at the returned ``w``."""
@@ -174,7 +174,7 @@ def _inner_newton(Z: _Pairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper
     return w, u, deriv, grad, steps
 
 
-def _inner_solve(Z: _Pairs, screen: _Screen | None, w: np.ndarray, u: np.ndarray, mu: np.ndarray,
+def _inner_solve(Z: _Pairs | _LabelPairs, screen: _Screen | None, w: np.ndarray, u: np.ndarray, mu: np.ndarray,
                  upper: np.ndarray, sigma: float,
                  tol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     r""":func:`_inner_newton` over all pairs, or, with a ``screen`` (``shrinking``), over a working set of them.
@@ -228,6 +228,9 @@ def fit_pairwise_hinge_alm(
     neg_rows: Any,
     C: float | Any = 1.0,
     *,
+    pos_blocks: Any = None,
+    neg_blocks: Any = None,
+    n_blocks: int | None = None,
     tol: float = 1e-6,
     max_iter: int = 100,
     coef_init: Any = None,
@@ -251,11 +254,19 @@ def fit_pairwise_hinge_alm(
         Row of ``F`` of the positive and the negative vector of each pair.
     C : float or array-like of shape (n_pairs,), default=1.0
         The weight :math:`C_p > 0` of each pair's hinge loss.
+    pos_blocks, neg_blocks : array-like of int, shape (n_pairs,), optional
+        As for :func:`~labelrank.rankers.pairwise_svm.fit_pairwise_hinge`: the row of the weight matrix ``W``
+        that scores the positive / negative vector (Rank-SVM's labels). Here both vectors of a pair must be one
+        row of ``F`` (``pos_rows == neg_rows``), as in Rank-SVM: then
+        :math:`z_p = (e_{s_p} - e_{t_p}) \otimes F_{a_p}`, and the Newton systems have ``n_blocks *
+        n_features`` unknowns (formed from one weighted :math:`F^\top F` per pair of blocks).
+    n_blocks : int, optional
+        Rows of ``W``; default ``1 + max`` block index used.
     tol : float, default=1e-6
         Stop when :math:`P(w) - D(\alpha) \le` ``tol`` :math:`\cdot \max(1, P(w))`.
     max_iter : int, default=100
         Maximum number of outer (multiplier) updates; ``converged`` is False when it is reached first.
-    coef_init : array-like of shape (n_features,), optional
+    coef_init : array-like of shape (n_features,) or (n_blocks, n_features), optional
         Warm start for ``w``, e.g. the solution at a nearby ``C``.
     shrinking : bool, default=True
         Run the Newton steps on a working set of the pairs whose margins are below 2 (rechecked on all pairs after
@@ -265,7 +276,7 @@ def fit_pairwise_hinge_alm(
     Returns
     -------
     PairwiseHingeResult
-        ``coef`` of shape (1, n_features), ``alpha`` the dual point of the certificate, ``n_iter`` the number of
+        ``coef`` of shape (n_blocks, n_features) (one block by default), ``alpha`` the dual point of the certificate, ``n_iter`` the number of
         Newton steps, ``violation`` the relative duality gap reached.
 
     Raises
@@ -279,8 +290,8 @@ def fit_pairwise_hinge_alm(
     >>> res.converged, round(float(res.coef[0, 0]), 6), res.duality_gap < 1e-6
     (True, 1.0, True)
     """
-    Z, tol, max_iter = _checked(F, pos_rows, neg_rows, tol, max_iter, shrinking)
-    d = Z.F.shape[1]
+    Z, tol, max_iter = _checked(F, pos_rows, neg_rows, tol, max_iter, shrinking, pos_blocks, neg_blocks, n_blocks)
+    d = Z.dim
     if coef_init is None:
         w = np.zeros(d)
     else:
@@ -288,7 +299,7 @@ def fit_pairwise_hinge_alm(
         if w.shape != (d,) or not np.all(np.isfinite(w)):
             raise ValueError(f"coef_init must be {d} finite numbers, got shape {np.shape(coef_init)}")
         w = w.copy()
-    return _alm(Z, _pair_bounds(C, Z.pos.size), w, tol, max_iter, bool(shrinking))
+    return _alm(Z, _pair_bounds(C, Z.n_pairs), w, tol, max_iter, bool(shrinking))
 
 
 def fit_pairwise_hinge_alm_path(
@@ -297,13 +308,17 @@ def fit_pairwise_hinge_alm_path(
     neg_rows: Any,
     Cs: Sequence[float],
     *,
+    weights: Any = None,
+    pos_blocks: Any = None,
+    neg_blocks: Any = None,
+    n_blocks: int | None = None,
     tol: float = 1e-6,
     max_iter: int = 100,
     shrinking: bool = True,
 ) -> list[PairwiseHingeResult]:
     r"""(P) at each value of ``C`` in turn, each solve starting from the previous solution.
 
-    What :func:`fit_pairwise_hinge_alm` computes at each ``C`` (one weight per pair, ``C_p = C``), to the same
+    What :func:`fit_pairwise_hinge_alm` computes at each ``C`` (``C_p = C`` times the pair's weight), to the same
     certified tolerance, with the input checked once and the pairs' norms of the screen (module docstring)
     computed once. Along an increasing grid of ``C`` the warm start skips the first Newton steps, in which every
     pair is in the quadratic band. A warm-started solve that stops at ``max_iter`` short of the tolerance is solved
@@ -314,10 +329,13 @@ def fit_pairwise_hinge_alm_path(
 
     Parameters
     ----------
-    F, pos_rows, neg_rows, tol, max_iter, shrinking
+    F, pos_rows, neg_rows, pos_blocks, neg_blocks, n_blocks, tol, max_iter, shrinking
         As for :func:`fit_pairwise_hinge_alm`.
     Cs : sequence of float
         Positive values of ``C``, solved in this order.
+    weights : array-like of shape (n_pairs,), optional
+        Positive weight of each pair's hinge loss, :math:`C_p = C w_p` (Rank-SVM's :math:`1 / (|Y_i| |\bar
+        Y_i|)`); 1 by default.
 
     Returns
     -------
@@ -330,28 +348,30 @@ def fit_pairwise_hinge_alm_path(
     >>> [round(float(r.coef[0, 0]), 6) for r in path]
     [0.25, 1.0]
     """
-    Z, tol, max_iter = _checked(F, pos_rows, neg_rows, tol, max_iter, shrinking)
+    Z, tol, max_iter = _checked(F, pos_rows, neg_rows, tol, max_iter, shrinking, pos_blocks, neg_blocks, n_blocks)
+    base = np.ones(Z.n_pairs) if weights is None else _pair_bounds(weights, Z.n_pairs)
     if isinstance(Cs, (str, bytes)) or not hasattr(Cs, "__len__"):
         raise TypeError(f"Cs must be a sequence of positive floats, got {Cs!r}")
     values = [check_real(c, f"Cs[{j}]", low=0.0, low_inclusive=False) for j, c in enumerate(Cs)]
     if not values:
         raise ValueError("Cs must hold at least one value of C, got an empty sequence")
-    w, results = np.zeros(Z.F.shape[1]), []
+    w, results = np.zeros(Z.dim), []
     for C in values:
-        upper = np.full(Z.pos.size, float(C))
+        upper = float(C) * base
         res = _alm(Z, upper, w, tol, max_iter, bool(shrinking))
         if not res.converged and w.any():  # the warm start failed: solve again from w = 0, as a cold fit would
             cold = _alm(Z, upper, np.zeros_like(w), tol, max_iter, bool(shrinking))
             res = dataclasses.replace(cold if cold.converged or cold.violation < res.violation else res,
                                       n_iter=res.n_iter + cold.n_iter)
         results.append(res)
-        w = res.coef[0].copy()
+        w = res.coef.ravel().copy()
     return results
 
 
-def _checked(F: Any, pos_rows: Any, neg_rows: Any, tol: Any, max_iter: Any,
-             shrinking: Any) -> tuple[_Pairs, float, int]:
-    """The pair maps of validated ``F``, ``pos_rows``, ``neg_rows``; ``tol`` and ``max_iter`` checked."""
+def _checked(F: Any, pos_rows: Any, neg_rows: Any, tol: Any, max_iter: Any, shrinking: Any, pos_blocks: Any = None,
+             neg_blocks: Any = None, n_blocks: Any = None) -> tuple[_Pairs | _LabelPairs, float, int]:
+    """The pair maps of validated ``F``, ``pos_rows``, ``neg_rows`` (and blocks); ``tol`` and ``max_iter``
+    checked."""
     if F is None or isinstance(F, (str, bytes)) or hasattr(F, "tocsr"):
         raise TypeError(f"F must be a dense 2-D array, got {type(F).__name__}")
     F = _as_dense_matrix(F)
@@ -362,15 +382,36 @@ def _checked(F: Any, pos_rows: Any, neg_rows: Any, tol: Any, max_iter: Any,
     max_iter = check_positive_int(max_iter, "max_iter")
     if not isinstance(shrinking, (bool, np.bool_)):
         raise TypeError(f"shrinking must be True or False, got {shrinking!r}")
-    return _Pairs(F, pos, neg), tol, max_iter
+    if (pos_blocks is None) != (neg_blocks is None):
+        raise ValueError("pos_blocks and neg_blocks must be given together, got only one of them")
+    if pos_blocks is None:
+        if n_blocks is not None:
+            raise ValueError(f"n_blocks needs pos_blocks and neg_blocks, got n_blocks={n_blocks!r} alone")
+        return _Pairs(F, pos, neg), tol, max_iter
+    if not np.array_equal(pos, neg):
+        p = int(np.flatnonzero(pos != neg)[0])
+        raise ValueError("with blocks, both vectors of a pair must be one row of F (pos_rows == neg_rows, as in "
+                         f"Rank-SVM); pair {p} has rows {pos[p]} and {neg[p]}")
+    big = np.iinfo(np.int64).max
+    s = _as_index(pos_blocks, "pos_blocks", pos.size, big, "the blocks")
+    t = _as_index(neg_blocks, "neg_blocks", pos.size, big, "the blocks")
+    used = 1 + int(max(s.max(initial=0), t.max(initial=0)))
+    if n_blocks is None:
+        n_blocks = used
+    else:
+        n_blocks = check_positive_int(n_blocks, "n_blocks")
+        if n_blocks < used:
+            raise ValueError(f"n_blocks must exceed every block index (max {used - 1}), got {n_blocks}")
+    return _LabelPairs(F, pos, s, t, n_blocks), tol, max_iter
 
 
-def _alm(Z: _Pairs, upper: np.ndarray, w: np.ndarray, tol: float, max_iter: int,
+def _alm(Z: _Pairs | _LabelPairs, upper: np.ndarray, w: np.ndarray, tol: float, max_iter: int,
          shrinking: bool) -> PairwiseHingeResult:
     """The augmented Lagrangian iterations of :func:`fit_pairwise_hinge_alm` on validated input."""
-    n_pairs, d = Z.pos.size, Z.F.shape[1]
+    n_pairs, d = Z.n_pairs, Z.dim
+    shape = Z.coef_shape
     if n_pairs == 0:
-        return PairwiseHingeResult(np.zeros((1, d)), np.zeros(0), 0, True, 0.0, 0.0, 0.0)
+        return PairwiseHingeResult(np.zeros(shape), np.zeros(0), 0, True, 0.0, 0.0, 0.0)
     mu = np.zeros(n_pairs)
     sigma = sigma_start = _SIGMA_START * float(np.median(upper))
     screen = _Screen(Z, w) if shrinking else None
@@ -411,4 +452,4 @@ def _alm(Z: _Pairs, upper: np.ndarray, w: np.ndarray, tol: float, max_iter: int,
     # step, or screened)
     best_primal = _primal(best_w, Z.apply(best_w), upper)
     gap = (best_primal - dual) / max(1.0, best_primal)
-    return PairwiseHingeResult(best_w[None, :].copy(), alpha, steps, converged, float(gap), best_primal, dual)
+    return PairwiseHingeResult(best_w.reshape(shape).copy(), alpha, steps, converged, float(gap), best_primal, dual)
