@@ -35,6 +35,9 @@ result is the same:
   objective over the ALM's certified one (fold 0's training part, every label and C); then on Fig. 2's
   meta-level features the ALM's warm path with its Newton systems always d x d (the reference), with the Woodbury
   form for bands of fewer pairs than columns (its default), and LIBLINEAR's point tasks;
+* RankSVM's C axis as point tasks with dual coordinate descent (the reference, ``solver="dcd"``) and as the full
+  search's warm path task with the augmented Lagrangian solver (the default on at most 2,048 unknowns): time, MAP,
+  choice, capped fits, and the largest relative excess of DCD's primal objective over the ALM's certified one;
 * MLC-LightGBM's ranker (k = 50, learning rate 0.1) with LightGBM's row-wise histograms and with the column-wise
   ones it uses: time and whether the scores are the same;
 * MLC-ListNet's, MLC-LambdaRank's and MLC-LightGBM's learning-rate axis (k = 50) as one point task per rate and
@@ -214,6 +217,8 @@ def compare(dataset, proto, methods, dcd=True) -> None:
     """The faster paths beside the reference, with ratios and the choice of C they lead to."""
     if "Binary-SVM" in methods:
         compare_binary_svm(dataset, proto)
+    if "RankSVM" in methods:
+        compare_rank_svm(dataset, proto)
     if "MLC-RankSVM-IR" in methods:
         compare_ranksvm_ir(dataset, proto, dcd)
         compare_ranksvm_ir_path(dataset, proto)
@@ -310,26 +315,76 @@ def newton_systems(woodbury: bool):
         pair_maps_module._WOODBURY_UP_TO = limit
 
 
-def binary_svm_axis(dataset, proto, solver, features="original", woodbury=True):
-    """Binary-SVM's C axis on fold 0 as the engine runs it, on the original or (``features="meta"``) Fig. 2's
-    meta-level features: LIBLINEAR as point tasks, the ALM as the warm path task (``woodbury=False``: its Newton
-    directions always from d x d systems): (CPU s, MAP per C, convergence warnings)."""
+def svm_axis(dataset, proto, solver, features="original", woodbury=True, method="Binary-SVM"):
+    """Binary-SVM's or RankSVM's C axis on fold 0 as the engine runs it, on the original or (``features="meta"``)
+    Fig. 2's meta-level features: the reference solver (LIBLINEAR, dual coordinate descent) as point tasks, the ALM
+    as the warm path task (``woodbury=False``: its Newton directions always from d x d systems): (CPU s, MAP per
+    C, convergence warnings)."""
     key, grid = proto.data_key(dataset), tuple(proto.grids["C"])
-    spec = proto.methods["Binary-SVM"]
-    if solver == "liblinear":
-        spec = dataclasses.replace(spec, fixed=(("solver", "liblinear"),), warm_axis=None)
-    p = dataclasses.replace(proto, methods={**proto.methods, "Binary-SVM": spec})
+    spec = proto.methods[method]
+    if solver != "alm":
+        spec = dataclasses.replace(spec, fixed=(("solver", solver),), warm_axis=None)
+    p = dataclasses.replace(proto, methods={**proto.methods, method: spec})
     if features == "meta":
         meta_features(dataset, 0, p)  # computed or read from the cache here: not timed
     with threadpool_limits(1), warnings.catch_warnings(), newton_systems(woodbury):
         warnings.simplefilter("ignore")
         start = time.process_time()
-        if solver == "liblinear":
-            out = [_cv_point_uncached(dataset, key, "Binary-SVM", features, _params_key({"C": C}), 0, "bench", p, 1)
+        if solver != "alm":
+            out = [_cv_point_uncached(dataset, key, method, features, _params_key({"C": C}), 0, "bench", p, 1)
                    for C in grid]
         else:
-            out = _cv_path_uncached(dataset, key, "Binary-SVM", (), "C", grid, 0, "bench", p, 1, features)
+            out = _cv_path_uncached(dataset, key, method, (), "C", grid, 0, "bench", p, 1, features)
         return time.process_time() - start, np.array([o["MAP"] for o in out]), sum(o["n_warnings"] for o in out)
+
+
+def rank_svm_primal_excess(dataset, proto) -> float:
+    """The largest relative excess of dual coordinate descent's Rank-SVM objective over the ALM's along the C grid
+    (fold 0's training part)."""
+    from labelrank.baselines import RankSVM
+    from labelrank.rankers.pairwise_svm import rank_svm_pairs
+
+    X, Y, _, _ = _split(dataset, proto, 0)
+    X, Y = (X.toarray() if hasattr(X, "toarray") else np.asarray(X)), np.asarray(Y)
+    inst, rel, irr = rank_svm_pairs(Y)
+    n_rel = Y.sum(axis=1)
+    weight = 1.0 / (n_rel[inst] * (Y.shape[1] - n_rel[inst]))
+    grid = list(proto.grids["C"])
+
+    def primal(model, C):  # 1/2 ||(W, b)||^2 + C sum_p weight_p hinge_p
+        S = X @ model.coef_.T + model.intercept_
+        hinge = np.maximum(0.0, 1.0 - (S[inst, rel] - S[inst, irr]))
+        return 0.5 * ((model.coef_**2).sum() + (model.intercept_**2).sum()) + C * float(weight @ hinge)
+
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        alm = RankSVM(solver="alm").fit_path(X, Y, "C", grid)
+        dcd = RankSVM(solver="dcd").fit_path(X, Y, "C", grid)
+    return max((primal(b, C) - primal(a, C)) / max(1.0, primal(a, C)) for C, a, b in zip(grid, alm, dcd))
+
+
+def compare_rank_svm(dataset, proto) -> None:
+    """RankSVM's C axis: dual coordinate descent's point tasks (the reference) against the ALM's warm path task."""
+    from labelrank.baselines import _RANK_SVM_ALM_MAX_UNKNOWNS
+
+    X, Y, _, _ = _split(dataset, proto, 0)
+    if Y.shape[1] * (X.shape[1] + 1) > _RANK_SVM_ALM_MAX_UNKNOWNS:
+        return  # RankSVM(solver="auto") uses dual coordinate descent here
+    compare_c_axis(dataset, proto, "RankSVM", "dcd", "DCD", rank_svm_primal_excess)
+
+
+def compare_c_axis(dataset, proto, method, solver, name, primal_excess) -> None:
+    """A method's C axis: the reference ``solver``'s point tasks against the ALM's warm path task, with the largest
+    relative excess of the reference's primal objective over the ALM's certified one (``primal_excess``)."""
+    print(f"-- {dataset}: {method}, C axis x{len(proto.grids['C'])}, fold 0")
+    reference, ref_maps, ref_warnings = svm_axis(dataset, proto, solver, method=method)
+    seconds, maps, n_warnings = svm_axis(dataset, proto, "alm", method=method)
+    same = np.argmax(maps) == np.argmax(ref_maps)
+    print(f"   {name} points {reference:8.2f} CPU s ({ref_warnings} capped)   ALM warm path {seconds:8.2f} CPU s "
+          f"({n_warnings} capped)   speed-up x{reference / seconds:5.1f}   best C "
+          f"{proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), largest |MAP "
+          f"difference| {np.abs(maps - ref_maps).max():.2e}; {name}'s primal objective above the optimum by up to "
+          f"{primal_excess(dataset, proto):.3g} (relative)", flush=True)
 
 
 def binary_svm_primal_excess(dataset, proto) -> float:
@@ -355,20 +410,12 @@ def binary_svm_primal_excess(dataset, proto) -> float:
 
 def compare_binary_svm(dataset, proto) -> None:
     """Binary-SVM's C axis: LIBLINEAR point tasks (the reference) against the ALM's warm path task."""
-    print(f"-- {dataset}: Binary-SVM, C axis x{len(proto.grids['C'])}, fold 0")
-    reference, ref_maps, ref_warnings = binary_svm_axis(dataset, proto, "liblinear")
-    seconds, maps, n_warnings = binary_svm_axis(dataset, proto, "alm")
-    same = np.argmax(maps) == np.argmax(ref_maps)
-    print(f"   LIBLINEAR points {reference:8.2f} CPU s ({ref_warnings} capped)   ALM warm path {seconds:8.2f} CPU s "
-          f"({n_warnings} capped)   speed-up x{reference / seconds:5.1f}   best C "
-          f"{proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), largest |MAP "
-          f"difference| {np.abs(maps - ref_maps).max():.2e}; LIBLINEAR's primal objective above the optimum by up "
-          f"to {binary_svm_primal_excess(dataset, proto):.3g} (relative)", flush=True)
+    compare_c_axis(dataset, proto, "Binary-SVM", "liblinear", "LIBLINEAR", binary_svm_primal_excess)
     n_columns = _split(dataset, proto, 0)[1].shape[1] * (3 * proto.k_meta + 2)
     if dataset in proto.fig2_exclude or n_columns > baselines_module._ALM_MAX_FEATURES:
         return  # Fig. 2 has no Reuters-21578 cells, or its meta-level features go to LIBLINEAR
     print(f"-- {dataset}: Binary-SVM on Fig. 2's meta-level features, C axis x{len(proto.grids['C'])}, fold 0")
-    axes = {name: binary_svm_axis(dataset, proto, solver, "meta", woodbury)
+    axes = {name: svm_axis(dataset, proto, solver, "meta", woodbury)
             for name, solver, woodbury in (("d x d systems", "alm", False), ("Woodbury", "alm", True),
                                            ("LIBLINEAR", "liblinear", True))}
     reference, ref_maps, _ = axes["d x d systems"]
