@@ -540,3 +540,10 @@ def test_bad_blocks(kwargs, match):
         fit_pairwise_hinge_alm(np.eye(2), **args)
     with pytest.raises(ValueError, match=match):
         pairwise_newton.fit_pairwise_hinge_alm_path(np.eye(2), Cs=[1.0], **args)
+
+
+@pytest.mark.parametrize("weights, match", [([1.0, -2.0], "weights must be positive and finite, got -2.0"),
+                                            ([1.0], r"weights must be .* one bound per pair \(2\), got shape \(1,\)")])
+def test_bad_weights_name_themselves(weights, match):
+    with pytest.raises(ValueError, match=match):
+        pairwise_newton.fit_pairwise_hinge_alm_path(np.eye(2), [0, 1], [1, 0], [1.0], weights=weights)

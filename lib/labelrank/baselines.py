@@ -375,11 +375,11 @@ class RankSVM(_MultiLabelBaseline):
     Two solvers reach the same optimum. ``"alm"`` is the augmented Lagrangian method of
     :func:`labelrank.rankers.pairwise_newton.fit_pairwise_hinge_alm` with these blocks, stopped by a duality-gap
     certificate at any ``C``; its Newton systems have ``n_labels * (n_features + 1)`` unknowns, so ``"auto"`` uses
-    it for problems of at most 2,048 of them (a sparse ``X`` densified; emotions, scene, yeast). ``"dcd"`` is dual coordinate descent
-    (:func:`~labelrank.rankers.pairwise_svm.fit_pairwise_hinge`), which slows down as ``C`` grows: on emotions (fold
-    0 of the book's protocol) it stops at 1,000 epochs from ``C`` of about 0.1 on, with an objective 2.4 times
-    the optimum's at ``C`` = 8.9 and 1,400 times at ``C`` = 1e6. A fit that stops at ``max_iter`` warns with a
-    :class:`~sklearn.exceptions.ConvergenceWarning`.
+    it for problems of at most 2,048 of them (a sparse ``X`` densified; emotions, scene, yeast). ``"dcd"`` is dual
+    coordinate descent (:func:`~labelrank.rankers.pairwise_svm.fit_pairwise_hinge`), which slows down as ``C``
+    grows: on emotions (fold 0 of the book's protocol) it stops at 1,000 epochs from ``C`` of about 0.1 on, with an
+    objective 2.4 times the optimum's at ``C`` = 8.9 and 1,400 times at ``C`` = 1e6. A fit that stops at
+    ``max_iter`` warns with a :class:`~sklearn.exceptions.ConvergenceWarning`.
 
     Thresholds. ``threshold="default"`` is Elisseeff & Weston's: the LLSF map from the raw score vector to the
     optimal (minimal FP + FN) threshold of each training instance (:class:`labelrank.threshold.LLSFThreshold`

@@ -199,8 +199,8 @@ def tune(dataset: str, method: str, features: Representation = "original", proto
     proto : Protocol, optional
         The profile's settings (:func:`protocol` of ``LABELRANK_PROFILE`` when None).
     search : {"staged", "full"}, optional
-        ``proto.search_for(dataset)`` when None: ``"full"`` evaluates the product of the axes' grids, ``"staged"`` one axis at a
-        time (this module's docstring).
+        ``proto.search_for(dataset)`` when None: ``"full"`` evaluates the product of the axes' grids,
+        ``"staged"`` one axis at a time (this module's docstring).
     targets : sequence of str, optional
         The metrics to choose a configuration for; ``proto.targets`` (MAP and Micro-F1) by default.
     progress : bool

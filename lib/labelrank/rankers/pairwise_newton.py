@@ -1,12 +1,16 @@
-r"""The pairwise hinge-loss SVM of one weight vector, solved in the primal by an augmented Lagrangian method.
+r"""The pairwise hinge-loss SVM, solved in the primal by an augmented Lagrangian method.
 
-The problem is the one-block case of :mod:`labelrank.rankers.pairwise_svm`'s (P): rows ``F`` of shape
+The problem is :mod:`labelrank.rankers.pairwise_svm`'s (P). In its one-block case: rows ``F`` of shape
 (n_rows, d), pairs ``p`` of a positive row :math:`a_p` and a negative row :math:`b_p`, their difference
 :math:`z_p = F_{a_p} - F_{b_p}` and
 
 .. math::
 
     \min_w P(w) = \tfrac12 \lVert w \rVert^2 + \sum_p C_p \max(0,\, 1 - z_p \cdot w) .   \tag{P}
+
+With blocks (Rank-SVM: one weight vector per label, pair ``p`` comparing labels :math:`s_p` and :math:`t_p` of
+one row) ``w`` is the flattened weight matrix and :math:`z_p = (e_{s_p} - e_{t_p}) \otimes F_{a_p}`: the same
+problem in ``n_blocks * d`` dimensions (:class:`~labelrank.rankers._pair_maps._LabelPairs`).
 
 Dual coordinate descent (:func:`~labelrank.rankers.pairwise_svm.fit_pairwise_hinge`) slows down as ``C`` grows:
 many dual variables then sit strictly inside their box and every epoch moves each of them a little. This module
@@ -128,8 +132,9 @@ def _primal(w: np.ndarray, margins: np.ndarray, upper: np.ndarray) -> float:
     return 0.5 * float(w @ w) + float(upper @ np.maximum(0.0, 1.0 - margins))
 
 
-def _inner_newton(Z: _Pairs | _LabelPairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper: np.ndarray, sigma: float,
-                  tol: float, max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+def _inner_newton(Z: _Pairs | _LabelPairs, w: np.ndarray, u: np.ndarray, mu: np.ndarray, upper: np.ndarray,
+                  sigma: float, tol: float,
+                  max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Minimise phi by semismooth Newton from ``w`` (with ``u = Zw``) until its gradient's norm is at most
     ``tol``; returns (w, Zw, e'(v), the gradient, Newton steps taken), all at the returned ``w``."""
     shift = mu / sigma
@@ -276,8 +281,8 @@ def fit_pairwise_hinge_alm(
     Returns
     -------
     PairwiseHingeResult
-        ``coef`` of shape (n_blocks, n_features) (one block by default), ``alpha`` the dual point of the certificate, ``n_iter`` the number of
-        Newton steps, ``violation`` the relative duality gap reached.
+        ``coef`` of shape (n_blocks, n_features) (one block by default), ``alpha`` the dual point of the
+        certificate, ``n_iter`` the number of Newton steps, ``violation`` the relative duality gap reached.
 
     Raises
     ------
@@ -349,7 +354,7 @@ def fit_pairwise_hinge_alm_path(
     [0.25, 1.0]
     """
     Z, tol, max_iter = _checked(F, pos_rows, neg_rows, tol, max_iter, shrinking, pos_blocks, neg_blocks, n_blocks)
-    base = np.ones(Z.n_pairs) if weights is None else _pair_bounds(weights, Z.n_pairs)
+    base = np.ones(Z.n_pairs) if weights is None else _pair_bounds(weights, Z.n_pairs, "weights")
     if isinstance(Cs, (str, bytes)) or not hasattr(Cs, "__len__"):
         raise TypeError(f"Cs must be a sequence of positive floats, got {Cs!r}")
     values = [check_real(c, f"Cs[{j}]", low=0.0, low_inclusive=False) for j, c in enumerate(Cs)]

@@ -331,17 +331,18 @@ def _as_index(values: Any, name: str, size: int | None, upper: int, upper_name: 
     return np.ascontiguousarray(arr)
 
 
-def _pair_bounds(C: Any, n_pairs: int) -> np.ndarray:
+def _pair_bounds(C: Any, n_pairs: int, name: str = "C") -> np.ndarray:
+    """One positive, finite number per pair from a number or an array (``name`` in the error messages)."""
     if isinstance(C, Real) and not isinstance(C, bool):
-        upper = np.full(n_pairs, check_real(C, "C", low=0.0, low_inclusive=False))
+        upper = np.full(n_pairs, check_real(C, name, low=0.0, low_inclusive=False))
     else:
         upper = np.asarray(C, dtype=np.float64)
         if upper.ndim != 1 or upper.shape[0] != n_pairs:
-            raise ValueError(f"C must be a positive number or an array of one bound per pair ({n_pairs}), "
+            raise ValueError(f"{name} must be a positive number or an array of one bound per pair ({n_pairs}), "
                              f"got shape {upper.shape}")
     if upper.size and not (np.all(np.isfinite(upper)) and upper.min() > 0):
         bad = upper[~(np.isfinite(upper) & (upper > 0))][0]
-        raise ValueError(f"C must be positive and finite, got {bad}")
+        raise ValueError(f"{name} must be positive and finite, got {bad}")
     return np.ascontiguousarray(upper)
 
 

@@ -42,13 +42,13 @@ The protocol (section 3.4), and where we depart from it
   the features, :attr:`MethodSpec.batch_axis`, the same numbers as one fit each;
   ``benchmarks/bench_protocol.py --compare`` measures these savings).
   ``search="staged"`` (the choice for time: the full profile's on Reuters-21578, the quick profile's everywhere)
-  tunes one axis at a time in the order of :attr:`MethodSpec.axes`: first ``k`` with the other axes at the middle of their grids, then ``C`` (or the learning rate) at the ``k`` chosen for each
-  target metric. Along each axis it walks out from the middle of the grid and stops once
-  :attr:`Protocol.patience` consecutive values on each side of every target's best are worse (or the grid ends;
-  a ``C`` grid is widened instead). This skips the far ends of the grids, where the SVMs' large ``C`` values
-  are the slowest fits. It assumes the cross-validated curves have one optimum along each axis; the chapter
-  "Learning to rank categories" runs both searches on *emotions*, *scene* and *yeast* and compares the choices
-  (:func:`search_comparison`).
+  tunes one axis at a time in the order of :attr:`MethodSpec.axes`: first ``k`` with the other axes at the middle of
+  their grids, then ``C`` (or the learning rate) at the ``k`` chosen for each target metric. Along each axis it
+  walks out from the middle of the grid and stops once :attr:`Protocol.patience` consecutive values on each side of
+  every target's best are worse (or the grid ends; a ``C`` grid is widened instead). This skips the far ends of the
+  grids, where the SVMs' large ``C`` values are the slowest fits. It assumes the cross-validated curves have one
+  optimum along each axis; the chapter "Learning to rank categories" runs both searches on *emotions*, *scene* and
+  *yeast* and compares the choices (:func:`search_comparison`).
 * **Meta-level features** are computed once per (data set, fold) for the largest ``k`` in float32
   (:class:`labelrank.features.MetaLevelFeatures`, the training part with self-exclusion), stored on disk and
   memory-mapped, and sliced for smaller ``k`` (:meth:`labelrank.features.NeighborDistances.features`).
@@ -222,9 +222,9 @@ def protocol(profile: str | None = None) -> Protocol:
 
 def exact(proto: Protocol | str | None = None) -> Protocol:
     """The paper's protocol exactly, under a profile's data sets, folds and grids: ``search="full"`` on every data
-    set (the product of every method's grids), no cross-validation subsample (Reuters-21578 on all 7,770 training documents) and
-    Fig. 2 on every data set. Its fits share the cache with the profile's wherever they are the same fits (the
-    data key holds the subsample, so Reuters-21578's cross-validation fits are its own).
+    set (the product of every method's grids), no cross-validation subsample (Reuters-21578 on all 7,770 training
+    documents) and Fig. 2 on every data set. Its fits share the cache with the profile's wherever they are the same
+    fits (the data key holds the subsample, so Reuters-21578's cross-validation fits are its own).
 
     Parameters
     ----------
