@@ -172,10 +172,12 @@ class _LabelPairs:
     def coef_shape(self) -> tuple[int, int]:
         return (self.m, self.F.shape[1])
 
-    def _scatter(self, r: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """The (rows, labels) matrix :math:`R` with :math:`Z^\top r = \mathrm{vec}(R^\top F)`."""
-        n, m = rows.max(initial=-1) + 1, self.m
-        R = np.bincount(rows * m + self.s, r, minlength=n * m) - np.bincount(rows * m + self.t, r, minlength=n * m)
+    def _scatter(self, r: np.ndarray) -> np.ndarray:
+        r"""The (rows, labels) matrix :math:`R` with :math:`Z^\top r = \mathrm{vec}(R^\top F)` (rows up to the
+        last one a pair uses)."""
+        n, m = self.a.max(initial=-1) + 1, self.m
+        cells = self.a * m
+        R = np.bincount(cells + self.s, r, minlength=n * m) - np.bincount(cells + self.t, r, minlength=n * m)
         return R.reshape(n, m)
 
     def apply(self, w: np.ndarray) -> np.ndarray:
@@ -194,7 +196,7 @@ class _LabelPairs:
         return self._norms
 
     def apply_t(self, r: np.ndarray) -> np.ndarray:
-        R = self._scatter(r, self.a)
+        R = self._scatter(r)
         rows = np.flatnonzero(R.any(axis=1))
         if rows.size > self.F.shape[0] // 4:
             return (R.T @ self.F[: R.shape[0]]).ravel()
