@@ -90,7 +90,13 @@ import numpy as np
 
 from labelrank._validation import check_positive_int, check_real
 from labelrank.rankers._pair_maps import _LabelPairs, _Pairs, _Screen
-from labelrank.rankers.pairwise_svm import PairwiseHingeResult, _as_dense_matrix, _as_index, _pair_bounds
+from labelrank.rankers.pairwise_svm import (
+    PairwiseHingeResult,
+    _as_dense_matrix,
+    _as_index,
+    _check_blocks,
+    _pair_bounds,
+)
 
 __all__ = ["fit_pairwise_hinge_alm", "fit_pairwise_hinge_alm_path"]
 
@@ -387,26 +393,15 @@ def _checked(F: Any, pos_rows: Any, neg_rows: Any, tol: Any, max_iter: Any, shri
     max_iter = check_positive_int(max_iter, "max_iter")
     if not isinstance(shrinking, (bool, np.bool_)):
         raise TypeError(f"shrinking must be True or False, got {shrinking!r}")
-    if (pos_blocks is None) != (neg_blocks is None):
-        raise ValueError("pos_blocks and neg_blocks must be given together, got only one of them")
-    if pos_blocks is None:
+    if pos_blocks is None and neg_blocks is None:
         if n_blocks is not None:
             raise ValueError(f"n_blocks needs pos_blocks and neg_blocks, got n_blocks={n_blocks!r} alone")
         return _Pairs(F, pos, neg), tol, max_iter
+    s, t, n_blocks = _check_blocks(pos_blocks, neg_blocks, n_blocks, pos.size)
     if not np.array_equal(pos, neg):
         p = int(np.flatnonzero(pos != neg)[0])
         raise ValueError("with blocks, both vectors of a pair must be one row of F (pos_rows == neg_rows, as in "
                          f"Rank-SVM); pair {p} has rows {pos[p]} and {neg[p]}")
-    big = np.iinfo(np.int64).max
-    s = _as_index(pos_blocks, "pos_blocks", pos.size, big, "the blocks")
-    t = _as_index(neg_blocks, "neg_blocks", pos.size, big, "the blocks")
-    used = 1 + int(max(s.max(initial=0), t.max(initial=0)))
-    if n_blocks is None:
-        n_blocks = used
-    else:
-        n_blocks = check_positive_int(n_blocks, "n_blocks")
-        if n_blocks < used:
-            raise ValueError(f"n_blocks must exceed every block index (max {used - 1}), got {n_blocks}")
     return _LabelPairs(F, pos, s, t, n_blocks), tol, max_iter
 
 

@@ -331,6 +331,29 @@ def _as_index(values: Any, name: str, size: int | None, upper: int, upper_name: 
     return np.ascontiguousarray(arr)
 
 
+def _check_blocks(pos_blocks: Any, neg_blocks: Any, n_blocks: Any,
+                  n_pairs: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """The pairs' validated block indices (all 0 when neither is given) and the number of blocks (default
+    ``1 + max`` index used)."""
+    if (pos_blocks is None) != (neg_blocks is None):
+        raise ValueError("pos_blocks and neg_blocks must be given together, got only one of them")
+    if pos_blocks is None:
+        used = 1
+        pos_blocks = np.zeros(n_pairs, dtype=np.int64)
+        neg_blocks = np.zeros(n_pairs, dtype=np.int64)
+    else:
+        big = np.iinfo(np.int64).max
+        pos_blocks = _as_index(pos_blocks, "pos_blocks", n_pairs, big, "the blocks")
+        neg_blocks = _as_index(neg_blocks, "neg_blocks", n_pairs, big, "the blocks")
+        used = 1 + int(max(pos_blocks.max(initial=0), neg_blocks.max(initial=0)))
+    if n_blocks is None:
+        return pos_blocks, neg_blocks, used
+    n_blocks = check_positive_int(n_blocks, "n_blocks")
+    if n_blocks < used:
+        raise ValueError(f"n_blocks must exceed every block index (max {used - 1}), got {n_blocks}")
+    return pos_blocks, neg_blocks, n_blocks
+
+
 def _pair_bounds(C: Any, n_pairs: int, name: str = "C") -> np.ndarray:
     """One positive, finite number per pair from a number or an array (``name`` in the error messages)."""
     if isinstance(C, Real) and not isinstance(C, bool):
@@ -432,23 +455,7 @@ def fit_pairwise_hinge(
     pos_rows = _as_index(pos_rows, "pos_rows", None, n_rows, "the rows of F")
     n_pairs = pos_rows.shape[0]
     neg_rows = _as_index(neg_rows, "neg_rows", n_pairs, n_rows, "the rows of F")
-    if (pos_blocks is None) != (neg_blocks is None):
-        raise ValueError("pos_blocks and neg_blocks must be given together, got only one of them")
-    if pos_blocks is None:
-        used = 1
-        pos_blocks = np.zeros(n_pairs, dtype=np.int64)
-        neg_blocks = np.zeros(n_pairs, dtype=np.int64)
-    else:
-        big = np.iinfo(np.int64).max
-        pos_blocks = _as_index(pos_blocks, "pos_blocks", n_pairs, big, "the blocks")
-        neg_blocks = _as_index(neg_blocks, "neg_blocks", n_pairs, big, "the blocks")
-        used = 1 + int(max(pos_blocks.max(initial=0), neg_blocks.max(initial=0)))
-    if n_blocks is None:
-        n_blocks = used
-    else:
-        n_blocks = check_positive_int(n_blocks, "n_blocks")
-        if n_blocks < used:
-            raise ValueError(f"n_blocks must exceed every block index (max {used - 1}), got {n_blocks}")
+    pos_blocks, neg_blocks, n_blocks = _check_blocks(pos_blocks, neg_blocks, n_blocks, n_pairs)
     upper = _pair_bounds(C, n_pairs)
     tol = _check_tol(tol)
     max_iter = check_positive_int(max_iter, "max_iter")
