@@ -35,6 +35,9 @@ result is the same:
   objective over the ALM's certified one (fold 0's training part, every label and C); then on Fig. 2's
   meta-level features the ALM's warm path with its Newton systems always d x d (the reference), with the Woodbury
   form for bands of fewer pairs than columns (its default), and LIBLINEAR's point tasks;
+* the C axis of Binary-SVM, RankSVM and MLC-RankSVM-IR where the augmented Lagrangian method solves them, as the
+  full search's warm path task with Armijo's backtracking line search from step 1 (the reference) and with the
+  exact line search along the Newton direction (the default): time, choice, largest MAP difference;
 * RankSVM's C axis as point tasks with dual coordinate descent (the reference, ``solver="dcd"``) and as the full
   search's warm path task with the augmented Lagrangian solver (the default on at most 2,048 unknowns): time, MAP,
   choice, capped fits, and the largest relative excess of DCD's primal objective over the ALM's certified one;
@@ -69,6 +72,7 @@ os.environ.setdefault("LABELRANK_N_JOBS", "1")
 
 import labelrank.baselines as baselines_module  # noqa: E402
 import labelrank.rankers._pair_maps as pair_maps_module  # noqa: E402
+import labelrank.rankers.pairwise_newton as pairwise_newton_module  # noqa: E402
 import labelrank.rankers.svm as svm_module  # noqa: E402
 from labelrank.protocol.fits import (  # noqa: E402
     _cv_path_uncached,
@@ -123,6 +127,13 @@ def path_axis(dataset, method, params, axis, values, proto):
 def best_of(repeat, dataset, method, params, proto) -> float:
     """The smallest of ``repeat`` timings of a point (the first run also loads compiled kernels and caches)."""
     return min(timed_fit(dataset, method, params, proto)[0] for _ in range(repeat))
+
+
+def choice_of_c(proto, maps, ref_maps) -> str:
+    """The C whose MAP is best, whether the reference chose the same one, and the largest MAP difference."""
+    same = np.argmax(maps) == np.argmax(ref_maps)
+    return (f"best C {proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), "
+            f"largest |MAP difference| {np.abs(maps - ref_maps).max():.2e}")
 
 
 def c_axis(dataset, method, proto, path):
@@ -224,6 +235,7 @@ def compare(dataset, proto, methods, dcd=True) -> None:
         compare_ranksvm_ir_path(dataset, proto)
     if "MLC-SVM-MAP" in methods:
         compare_svmmap(dataset, proto)
+    compare_line_search(dataset, proto, methods)
     for method in ("MLC-ListNet", "MLC-LambdaRank", "MLC-LightGBM"):
         if method in methods:
             compare_learning_rates(dataset, method, proto)
@@ -295,10 +307,8 @@ def compare_ranksvm_ir_path(dataset, proto) -> None:
     print(f"-- {dataset}: MLC-RankSVM-IR, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
     reference, ref_maps, _ = c_axis(dataset, "MLC-RankSVM-IR", proto, path=False)
     seconds, maps, _ = c_axis(dataset, "MLC-RankSVM-IR", proto, path=True)
-    same = np.argmax(maps) == np.argmax(ref_maps)
     print(f"   point tasks {reference:8.2f} CPU s   warm path {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}"
-          f"   best C {proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), "
-          f"largest |MAP difference| {np.abs(maps - ref_maps).max():.2e}", flush=True)
+          f"   {choice_of_c(proto, maps, ref_maps)}", flush=True)
 
 
 @contextlib.contextmanager
@@ -313,6 +323,38 @@ def newton_systems(woodbury: bool):
         yield
     finally:
         pair_maps_module._WOODBURY_UP_TO = limit
+
+
+@contextlib.contextmanager
+def line_search(exact: bool):
+    """The augmented Lagrangian method's Newton steps of exact length (``exact``, its default) or, as before that,
+    Armijo's backtracking from step 1."""
+    step = pairwise_newton_module._exact_step
+    if not exact:
+        pairwise_newton_module._exact_step = lambda *args: 1.0
+    try:
+        yield
+    finally:
+        pairwise_newton_module._exact_step = step
+
+
+def compare_line_search(dataset, proto, methods) -> None:
+    """The C axis of each method that the augmented Lagrangian method solves, as the full search's warm path task,
+    with backtracking line searches (the reference) and with exact ones: time, choice of C, largest MAP change."""
+    from labelrank.baselines import _RANK_SVM_ALM_MAX_UNKNOWNS
+
+    X, Y, _, _ = _split(dataset, proto, 0)
+    alm = {"Binary-SVM": X.shape[1] <= baselines_module._ALM_MAX_FEATURES,
+           "RankSVM": Y.shape[1] * (X.shape[1] + 1) <= _RANK_SVM_ALM_MAX_UNKNOWNS, "MLC-RankSVM-IR": True}
+    for method in [m for m in alm if m in methods and alm[m]]:
+        axis = functools.partial(c_axis, dataset, method, proto, True) if method == "MLC-RankSVM-IR" else \
+            functools.partial(svm_axis, dataset, proto, "alm", method=method)
+        with line_search(exact=False):
+            reference, ref_maps, _ = axis()
+        seconds, maps, _ = axis()
+        print(f"-- {dataset}: {method}, C axis x{len(proto.grids['C'])}{' at k = 50' * (method[:3] == 'MLC')}, "
+              f"fold 0, warm path: backtracking {reference:8.2f} CPU s   exact steps {seconds:8.2f} CPU s   speed-up "
+              f"x{reference / seconds:5.2f}   {choice_of_c(proto, maps, ref_maps)}", flush=True)
 
 
 def svm_axis(dataset, proto, solver, features="original", woodbury=True, method="Binary-SVM"):
@@ -379,12 +421,10 @@ def compare_c_axis(dataset, proto, method, solver, name, primal_excess) -> None:
     print(f"-- {dataset}: {method}, C axis x{len(proto.grids['C'])}, fold 0")
     reference, ref_maps, ref_warnings = svm_axis(dataset, proto, solver, method=method)
     seconds, maps, n_warnings = svm_axis(dataset, proto, "alm", method=method)
-    same = np.argmax(maps) == np.argmax(ref_maps)
     print(f"   {name} points {reference:8.2f} CPU s ({ref_warnings} capped)   ALM warm path {seconds:8.2f} CPU s "
-          f"({n_warnings} capped)   speed-up x{reference / seconds:5.1f}   best C "
-          f"{proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), largest |MAP "
-          f"difference| {np.abs(maps - ref_maps).max():.2e}; {name}'s primal objective above the optimum by up to "
-          f"{primal_excess(dataset, proto):.3g} (relative)", flush=True)
+          f"({n_warnings} capped)   speed-up x{reference / seconds:5.1f}   {choice_of_c(proto, maps, ref_maps)}; "
+          f"{name}'s primal objective above the optimum by up to {primal_excess(dataset, proto):.3g} (relative)",
+          flush=True)
 
 
 def binary_svm_primal_excess(dataset, proto) -> float:
@@ -458,10 +498,8 @@ def compare_svmmap(dataset, proto) -> None:
     for variant in ("SMO warm path", "pruned", "warm path"):
         seconds, maps, n_warnings = ((reference, ref_maps, ref_warnings) if variant == "SMO warm path"
                                      else svmmap_axis(dataset, proto, variant))
-        same = np.argmax(maps) == np.argmax(ref_maps)
-        print(f"   {variant:16} {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}   best C "
-              f"{proto.grids['C'][int(np.argmax(maps))]:.3g} ({'same' if same else 'DIFFERENT'} choice), "
-              f"largest |MAP difference| {np.abs(maps - ref_maps).max():.2e}, {n_warnings} warnings", flush=True)
+        print(f"   {variant:16} {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}   "
+              f"{choice_of_c(proto, maps, ref_maps)}, {n_warnings} warnings", flush=True)
 
 
 def main() -> None:

@@ -315,12 +315,15 @@ def test_more_columns_than_rows(seed, C):
 
 def test_the_line_search_past_phis_resolution(monkeypatch):
     """Where the decrease Armijo's test asks for is below phi's floating-point resolution, a step that lowers the
-    gradient's norm is taken: without that rule (and without the Woodbury form of the Newton systems, which also
-    gets this example through) the working-set solve stalls at a relative gap of 2.2e-8 against tol 1e-8."""
+    gradient's norm is taken: without that rule (and without the Woodbury form of the Newton systems and the exact
+    line search, each of which also gets this example through) the working-set solve stalls at a relative gap of
+    2.2e-8 against tol 1e-8."""
     F, a, b = easy_ranking_pairs(262145, shift=6.921875)
     monkeypatch.setattr(_pair_maps, "_WOODBURY_UP_TO", -1.0)
     assert fit_pairwise_hinge_alm(F, a, b, 10.0**5.59375, tol=1e-8).converged
     monkeypatch.setattr(pairwise_newton, "_RESOLUTION", 0.0)
+    assert fit_pairwise_hinge_alm(F, a, b, 10.0**5.59375, tol=1e-8).converged  # the exact step
+    monkeypatch.setattr(pairwise_newton, "_exact_step", lambda *args: 1.0)  # backtracking from 1 alone
     stalled = fit_pairwise_hinge_alm(F, a, b, 10.0**5.59375, tol=1e-8)
     assert not stalled.converged and stalled.violation > 1e-8
 
@@ -547,3 +550,59 @@ def test_bad_blocks(kwargs, match):
 def test_bad_weights_name_themselves(weights, match):
     with pytest.raises(ValueError, match=match):
         pairwise_newton.fit_pairwise_hinge_alm_path(np.eye(2), [0, 1], [1, 0], [1.0], weights=weights)
+
+
+def line_phi(w, d, v, Zd, upper, sigma, t):
+    """phi(w + t d) of the inner problem, with v = Zw + mu / sigma."""
+    x = w + t * d
+    return 0.5 * float(x @ x) + pairwise_newton._envelope(v + t * Zd, upper, sigma)[0]
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 60), dim=st.integers(1, 6), log_sigma=st.floats(-3, 4),
+       log_c=st.floats(-3, 4), zeros=st.floats(0, 0.5))
+def test_the_exact_step_minimises_phi_along_the_line(seed, n, dim, log_sigma, log_c, zeros):
+    """_exact_step's t against scipy's bounded scalar minimiser and a grid: no other step is lower, and phi's
+    one-sided derivatives at t have the signs of a minimum (some pairs with Zd = 0, some margins on a kink)."""
+    from scipy.optimize import minimize_scalar
+
+    rng = np.random.default_rng(seed)
+    w, d = rng.normal(size=dim), rng.normal(size=dim)
+    v, Zd = rng.normal(1.0, 2.0, size=n), rng.normal(size=n) * (rng.random(n) >= zeros)
+    sigma, upper = 10.0**log_sigma, 10.0**log_c * rng.uniform(0.1, 1.0, size=n)
+    v[: n // 4] = 1.0  # on the kink at 1
+    v[n // 4 : n // 3] = 1.0 - upper[n // 4 : n // 3] / sigma  # on the kink at 1 - C/sigma
+    slope = float(w @ d) + float(pairwise_newton._envelope(v, upper, sigma)[1] @ Zd)  # phi'(0)
+    if slope == 0.0:
+        return  # no descent either way
+    if slope > 0.0:  # descend: the other way along the line
+        d, Zd = -d, -Zd
+    t = pairwise_newton._exact_step(w, d, v, Zd, upper, sigma)
+    phi = lambda s: line_phi(w, d, v, Zd, upper, sigma, s)  # noqa: E731
+    best = phi(t)
+    scale = max(1.0, abs(best))
+    other = minimize_scalar(phi, bounds=(0.0, 4.0 * t + 1.0), method="bounded", options={"xatol": 1e-12})
+    assert best <= other.fun + 1e-9 * scale
+    assert best <= min(phi(s) for s in np.linspace(0.0, 4.0 * t + 1.0, 401)) + 1e-9 * scale
+    h = 1e-7 * max(1.0, t)
+    assert phi(t + h) >= best - 1e-9 * scale and (t <= h or phi(t - h) >= best - 1e-9 * scale)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("C", [1e-2, 1.0, 1e4])
+def test_the_exact_line_search_reaches_the_backtracking_optimum(monkeypatch, seed, C):
+    """The exact step and Armijo backtracking from t = 1 (the solver before it) reach the same certified optimum,
+    one block or Rank-SVM's label blocks; the exact step in no more Newton steps."""
+    F, a, b = easy_ranking_pairs(seed, shift=3.0)
+    Fl, inst, rel, irr, m, _ = label_pairs_problem(seed, n=40, d=4, m=5)
+    problems = [dict(F=F, pos_rows=a, neg_rows=b),
+                dict(F=Fl, pos_rows=inst, neg_rows=inst, pos_blocks=rel, neg_blocks=irr, n_blocks=m)]
+    exact = [fit_pairwise_hinge_alm(C=C, tol=1e-9, **p) for p in problems]
+    monkeypatch.setattr(pairwise_newton, "_exact_step", lambda *args: 1.0)
+    backtracking = [fit_pairwise_hinge_alm(C=C, tol=1e-9, **p) for p in problems]
+    for new, old in zip(exact, backtracking):
+        assert new.converged and old.converged
+        assert new.primal_objective == pytest.approx(old.primal_objective, rel=2e-9)
+        radius = sum(np.sqrt(2.0 * (r.primal_objective - r.dual_objective)) for r in (new, old))
+        assert np.linalg.norm(new.coef - old.coef) <= radius + 1e-9
+    assert sum(r.n_iter for r in exact) <= sum(r.n_iter for r in backtracking)
