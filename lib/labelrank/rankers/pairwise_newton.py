@@ -149,8 +149,9 @@ def _exact_step(w: np.ndarray, direction: np.ndarray, v: np.ndarray, Zd: np.ndar
     :math:`e_p'(v_p + t (Zd)_p)` is linear in ``t`` between two kinks, where its argument crosses
     :math:`1 - C_p / \sigma` and 1. So :math:`\varphi'(t) = w \cdot d + t \lVert d \rVert^2 + \sum_p (Zd)_p
     e_p'(v_p + t (Zd)_p)` is continuous, non-decreasing and piecewise linear, and its root is exact after a sort of
-    the kinks (the exact line search of Keerthi & DeCoste 2005). Only the kinks between ``t`` = 0, 1, 2, 4, ...
-    where :math:`\varphi'` changes sign are sorted: a semismooth Newton step is mostly close to 1."""
+    the kinks (the exact line search of Keerthi & DeCoste 2005). The root is bracketed first (``t`` = 1, 2, 4, ...
+    until :math:`\varphi'(t) \ge 0`) and only the kinks inside the bracket are sorted: a semismooth Newton step is
+    mostly close to 1."""
     moving = np.flatnonzero(Zd)
     zd, v0, c = Zd[moving], v[moving], upper[moving]
 
