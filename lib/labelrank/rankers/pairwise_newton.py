@@ -154,10 +154,10 @@ def _exact_step(w: np.ndarray, direction: np.ndarray, v: np.ndarray, Zd: np.ndar
     mostly close to 1."""
     moving = np.flatnonzero(Zd)
     zd, v0, c = Zd[moving], v[moving], upper[moving]
+    wd, dd = float(w @ direction), float(direction @ direction)
 
     def derivative(t: float) -> float:
-        return float(w @ direction) + t * float(direction @ direction) + float(
-            -np.minimum(np.maximum(sigma * (1.0 - (v0 + t * zd)), 0.0), c) @ zd)
+        return wd + t * dd + float(-np.minimum(np.maximum(sigma * (1.0 - (v0 + t * zd)), 0.0), c) @ zd)
 
     low_t, high_t, low_value = 0.0, 1.0, derivative(0.0)
     if not low_value < 0.0:
@@ -170,10 +170,11 @@ def _exact_step(w: np.ndarray, direction: np.ndarray, v: np.ndarray, Zd: np.ndar
     at, band_low = v0 + low_t * zd, 1.0 - c / sigma
     inside = ((at > band_low) & (at < 1.0)) | ((at == band_low) & (zd > 0.0)) | ((at == 1.0) & (zd < 0.0))
     curvature = sigma * zd * zd
-    slope = float(direction @ direction) + float(curvature[inside].sum())
+    slope = dd + float(curvature[inside].sum())
     # the kinks inside the bracket, with the change of slope at each (+ entering the band, - leaving it)
     kinks = np.concatenate([(band_low - v0) / zd, (1.0 - v0) / zd])
-    change = np.concatenate([np.where(zd > 0.0, curvature, -curvature), np.where(zd > 0.0, -curvature, curvature)])
+    entering = np.where(zd > 0.0, curvature, -curvature)  # at the kink at 1 - C/sigma; its opposite at 1
+    change = np.concatenate([entering, -entering])
     ahead = np.flatnonzero((kinks > low_t) & (kinks < high_t))
     order = ahead[np.argsort(kinks[ahead], kind="stable")]
     starts = np.concatenate([[low_t], kinks[order]])
