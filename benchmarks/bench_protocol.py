@@ -36,8 +36,10 @@ result is the same:
   meta-level features the ALM's warm path with its Newton systems always d x d (the reference), with the Woodbury
   form for bands of fewer pairs than columns (its default), and LIBLINEAR's point tasks;
 * the C axis of Binary-SVM, RankSVM and MLC-RankSVM-IR where the augmented Lagrangian method solves them, as the
-  full search's warm path task with Armijo's backtracking line search from step 1 (the reference) and with the
-  exact line search along the Newton direction (the default): time, choice, largest MAP difference;
+  full search's warm path task, against two references, each the default but for one change: Armijo's
+  backtracking line search from step 1 instead of the exact line search along the Newton direction, and each
+  solve started from the previous weights alone instead of from them and the previous dual point (scaled to the
+  new C): time, choice, largest MAP difference;
 * RankSVM's C axis as point tasks with dual coordinate descent (the reference, ``solver="dcd"``) and as the full
   search's warm path task with the augmented Lagrangian solver (the default on at most 2,048 unknowns): time, MAP,
   choice, capped fits, and the largest relative excess of DCD's primal objective over the ALM's certified one;
@@ -235,7 +237,7 @@ def compare(dataset, proto, methods, dcd=True) -> None:
         compare_ranksvm_ir_path(dataset, proto)
     if "MLC-SVM-MAP" in methods:
         compare_svmmap(dataset, proto)
-    compare_line_search(dataset, proto, methods)
+    compare_alm_paths(dataset, proto, methods)
     for method in ("MLC-ListNet", "MLC-LambdaRank", "MLC-LightGBM"):
         if method in methods:
             compare_learning_rates(dataset, method, proto)
@@ -326,21 +328,41 @@ def newton_systems(woodbury: bool):
 
 
 @contextlib.contextmanager
-def line_search(exact: bool):
-    """The augmented Lagrangian method's Newton steps of exact length (``exact``, its default) or, as before that,
-    Armijo's backtracking from step 1."""
+def backtracking_line_search():
+    """The augmented Lagrangian method's Newton steps as before their exact length: Armijo's backtracking from
+    step 1."""
     step = pairwise_newton_module._exact_step
-    if not exact:
-        pairwise_newton_module._exact_step = lambda *args: 1.0
+    pairwise_newton_module._exact_step = lambda *args: 1.0
     try:
         yield
     finally:
         pairwise_newton_module._exact_step = step
 
 
-def compare_line_search(dataset, proto, methods) -> None:
+@contextlib.contextmanager
+def start_from_weights_only():
+    """The augmented Lagrangian method's C path as before its solves started from the previous dual point as
+    well: from the previous weights and a zero multiplier."""
+    alm = pairwise_newton_module._alm
+    pairwise_newton_module._alm = lambda *args: alm(*args[:6])
+    try:
+        yield
+    finally:
+        pairwise_newton_module._alm = alm
+
+
+#: What each change to the augmented Lagrangian method's C path was measured against: (the reference's name, the
+#: default's name, the context that puts the reference back); each reference is the default but for that change.
+ALM_PATH_CHANGES = {
+    "line search": ("backtracking", "exact steps", backtracking_line_search),
+    "start": ("weights", "weights + dual point", start_from_weights_only),
+}
+
+
+def compare_alm_paths(dataset, proto, methods) -> None:
     """The C axis of each method that the augmented Lagrangian method solves, as the full search's warm path task,
-    with backtracking line searches (the reference) and with exact ones: time, choice of C, largest MAP change."""
+    with each of :data:`ALM_PATH_CHANGES` undone (the reference) and as it is: time, choice of C, largest MAP
+    change."""
     from labelrank.baselines import _RANK_SVM_ALM_MAX_UNKNOWNS
 
     X, Y, _, _ = _split(dataset, proto, 0)
@@ -349,12 +371,13 @@ def compare_line_search(dataset, proto, methods) -> None:
     for method in [m for m in alm if m in methods and alm[m]]:
         axis = functools.partial(c_axis, dataset, method, proto, True) if method == "MLC-RankSVM-IR" else \
             functools.partial(svm_axis, dataset, proto, "alm", method=method)
-        with line_search(exact=False):
-            reference, ref_maps, _ = axis()
-        seconds, maps, _ = axis()
-        print(f"-- {dataset}: {method}, C axis x{len(proto.grids['C'])}{' at k = 50' * (method[:3] == 'MLC')}, "
-              f"fold 0, warm path: backtracking {reference:8.2f} CPU s   exact steps {seconds:8.2f} CPU s   speed-up "
-              f"x{reference / seconds:5.2f}   {choice_of_c(proto, maps, ref_maps)}", flush=True)
+        for change, (reference_name, name, undone) in ALM_PATH_CHANGES.items():
+            with undone():
+                reference, ref_maps, _ = axis()
+            seconds, maps, _ = axis()
+            print(f"-- {dataset}: {method}, C axis x{len(proto.grids['C'])}{' at k = 50' * (method[:3] == 'MLC')}, "
+                  f"fold 0, warm path, {change}: {reference_name} {reference:8.2f} CPU s   {name} {seconds:8.2f} "
+                  f"CPU s   speed-up x{reference / seconds:5.2f}   {choice_of_c(proto, maps, ref_maps)}", flush=True)
 
 
 def svm_axis(dataset, proto, solver, features="original", woodbury=True, method="Binary-SVM"):

@@ -400,8 +400,8 @@ def test_a_path_solves_a_failed_warm_start_again_from_zero(monkeypatch):
     Cs = [0.1, 10.0, 1e3]
     alm = pairwise_newton._alm
 
-    def warm_solves_capped(Z, upper, w, tol, max_iter, shrinking):
-        return alm(Z, upper, w, tol, 3 if w.any() else max_iter, shrinking)
+    def warm_solves_capped(Z, upper, w, tol, max_iter, shrinking, alpha_init=None):
+        return alm(Z, upper, w, tol, 3 if w.any() else max_iter, shrinking, alpha_init)
 
     monkeypatch.setattr(pairwise_newton, "_alm", warm_solves_capped)
     path = pairwise_newton.fit_pairwise_hinge_alm_path(F, a, b, Cs, tol=1e-8)
@@ -412,6 +412,59 @@ def test_a_path_solves_a_failed_warm_start_again_from_zero(monkeypatch):
         np.testing.assert_array_equal(res.coef, cold.coef)
         assert res.n_iter >= cold.n_iter
     assert path[1].n_iter > fit_pairwise_hinge_alm(F, a, b, Cs[1], tol=1e-8).n_iter
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), log_cs=st.lists(st.floats(-4, 6), min_size=2, max_size=5), blocks=st.booleans())
+def test_a_path_starts_each_solve_from_the_last_dual_point_scaled(seed, log_cs, blocks):
+    """Along a path each solve but the first starts from the previous solution's weights and dual point, inside
+    the new C's box, a pair at its upper bound at the new bound; the optimum it reaches is the one a path from the
+    weights alone reaches (within both certificates), for increasing and decreasing values of C, with one block
+    and with blocks."""
+    if blocks:
+        F, rows, rel, irr, m, _ = label_pairs_problem(seed % 1000, n=25, d=3, m=4)
+        extra = {"pos_blocks": rel, "neg_blocks": irr, "n_blocks": m}
+        a = b = rows
+    else:
+        F, a, b = random_problem(seed, n_rows=25, d=3, n_pairs=60)
+        extra = {}
+    Cs = [10.0**c for c in log_cs]
+    alm, starts, last = pairwise_newton._alm, [], {}
+
+    def spy(Z, upper, w, tol, max_iter, shrinking, alpha_init=None):
+        starts.append(alpha_init is not None)
+        if alpha_init is not None:
+            assert np.all((alpha_init >= 0.0) & (alpha_init <= upper))
+            at_bound = last["res"].alpha == last["upper"]
+            np.testing.assert_array_equal(alpha_init[at_bound], upper[at_bound])
+        last["res"], last["upper"] = alm(Z, upper, w, tol, max_iter, shrinking, alpha_init), upper
+        return last["res"]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pairwise_newton, "_alm", spy)
+        path = pairwise_newton.fit_pairwise_hinge_alm_path(F, a, b, Cs, tol=1e-8, **extra)
+        assert starts[0] is False and all(starts[1:])
+        patch.setattr(pairwise_newton, "_alm", lambda *args: alm(*args[:6]))  # the weights alone
+        weights_only = pairwise_newton.fit_pairwise_hinge_alm_path(F, a, b, Cs, tol=1e-8, **extra)
+    for C, warm, other in zip(Cs, path, weights_only):
+        assert warm.converged and other.converged
+        radius = sum(np.sqrt(2.0 * max(r.primal_objective - r.dual_objective, 0.0)) for r in (warm, other))
+        assert np.linalg.norm(warm.coef - other.coef) <= radius + 1e-9
+        assert warm.primal_objective == pytest.approx(other.primal_objective, rel=2e-8, abs=2e-8)
+
+
+def test_past_the_hard_margin_a_path_takes_few_steps_per_value_of_C():
+    """Where the pairs are separable and C is past the hard margin's, the optimum no longer changes with C: from
+    the previous weights and dual point (a pair strictly inside its box keeping its dual value, not scaled with C)
+    each solve needs at most 2 Newton steps (5 or more cold; 6 to 11 with the dual point scaled by the ratio of
+    C)."""
+    F, a, b = easy_ranking_pairs(8, shift=10.0)
+    Cs = [0.1, 1.0, 10.0, 1e2, 1e3, 1e4, 1e5, 1e6]
+    path = pairwise_newton.fit_pairwise_hinge_alm_path(F, a, b, Cs, tol=1e-8)
+    assert all(r.converged for r in path)
+    assert path[-1].primal_objective == pytest.approx(path[0].primal_objective, rel=1e-6)
+    assert max(r.n_iter for r in path[1:]) <= 2
+    assert min(fit_pairwise_hinge_alm(F, a, b, C, tol=1e-8).n_iter for C in Cs[1:]) >= 5
 
 
 @pytest.mark.parametrize("Cs, error, match", [

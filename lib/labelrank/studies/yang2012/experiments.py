@@ -106,7 +106,7 @@ from labelrank.protocol.keys import _cached, code_version
 from labelrank.protocol.profile import get_profile
 from labelrank.protocol.results import results
 from labelrank.protocol.runs import _recording, run_info
-from labelrank.protocol.search import tune
+from labelrank.protocol.search import TuneResult, tune
 from labelrank.protocol.settings import (
     _METRIC_NAMES,
     MethodSpec,
@@ -130,14 +130,17 @@ METHODS: dict[str, MethodSpec] = {
         # as one warm-started path (BinarySVM.fit_path); version 3: the solver's penalty grows only after an inner
         # solve that was not cut short, small Newton systems by the Woodbury identity (fits at large C that
         # stopped at max_iter now converge; the same optimum, another point within the tolerance); version 4: the
-        # solver's Newton steps of exact length (pairwise_newton._exact_step; the same optimum, fewer steps)
-        MethodSpec("Binary-SVM", "baseline", "BinarySVM", (("C", "C"),), version=4, warm_axis="C"),
+        # solver's Newton steps of exact length (pairwise_newton._exact_step; the same optimum, fewer steps);
+        # version 5: along the C path each solve also starts from the previous dual point, scaled (the same
+        # optimum, another point within the tolerance)
+        MethodSpec("Binary-SVM", "baseline", "BinarySVM", (("C", "C"),), version=5, warm_axis="C"),
         # version 2: on at most 2,048 unknowns (emotions, scene, yeast; not yeast's Fig. 2 features nor
         # Reuters-21578) the augmented Lagrangian solver, certified at every C (dual coordinate descent stopped at
         # its epoch cap from C of about 0.1 on, its objective 1,400 times the optimum's at C = 1e6 on emotions);
         # the full grid search fits the C axis as one warm-started path (RankSVM.fit_path); version 3: the ALM's
-        # Newton steps of exact length (pairwise_newton._exact_step; the same optimum, fewer steps)
-        MethodSpec("RankSVM", "baseline", "RankSVM", (("C", "C"),), version=3, warm_axis="C"),
+        # Newton steps of exact length (pairwise_newton._exact_step; the same optimum, fewer steps); version 4:
+        # along the C path each solve also starts from the previous dual point, scaled (the same optimum)
+        MethodSpec("RankSVM", "baseline", "RankSVM", (("C", "C"),), version=4, warm_axis="C"),
         # distances on the features as given (after section 3.4's rescaling of emotions), not MULAN's default
         # min-max normalised ones: chapter "Learning to rank categories", section "Checked against MULAN";
         # IBLR version 3: its logistic regressions run to convergence (ridge_logistic_newton)
@@ -153,8 +156,9 @@ METHODS: dict[str, MethodSpec] = {
         # the margins left out screened by lower bounds; the full grid search fits the C axis as one warm-started
         # path (RankSVMIR.fit_path); 8: the penalty grows only after an inner solve that was not cut short, small
         # Newton systems by the Woodbury identity, a failed warm start solved again cold; 9: Newton steps of exact
-        # length (pairwise_newton._exact_step; the same optimum, fewer steps)
-        MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=9, warm_axis="C"),
+        # length (pairwise_newton._exact_step; the same optimum, fewer steps); 10: along the C path each solve
+        # also starts from the previous dual point, scaled (the same optimum, another point within the tolerance)
+        MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=10, warm_axis="C"),
         # version 2: the lambdas of a batch computed by one compiled kernel (the same formulas; sums in another
         # order, so the last bits differ and a long run at a large learning rate drifts apart)
         MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr")), version=2,
@@ -269,9 +273,10 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
     -------
     pandas.DataFrame
         One row per (method, target metric): ``dataset``, ``method``, ``target``, ``staged`` and ``full`` (the
-        chosen parameters, JSON), ``same``,
-        ``cv_staged`` and ``cv_full`` (the target's cross-validated mean at each choice), ``points_staged`` and
-        ``points_full`` (grid points evaluated).
+        chosen parameters, JSON), ``same``, ``cv_staged`` and ``cv_full`` (the target's cross-validated mean at
+        each choice), ``cv_full_at_staged`` (the full search's value at the staged choice: that configuration
+        fitted along the full search's warm-started paths; NaN where the staged search widened its grid beyond
+        the full search's), ``points_staged`` and ``points_full`` (grid points evaluated).
     """
     proto = protocol() if proto is None else proto
     methods = tuple(proto.methods) if methods is None else tuple(methods)
@@ -286,9 +291,18 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
                 "staged": json.dumps(a, sort_keys=True), "full": json.dumps(b, sort_keys=True),
                 "same": _params_key(a) == _params_key(b),
                 "cv_staged": staged.cv_value(a, target), "cv_full": full.cv_value(b, target),
+                "cv_full_at_staged": _cv_value_or_nan(full, a, target),
                 "points_staged": len(staged.points), "points_full": len(full.points),
             })
     return pd.DataFrame(rows)
+
+
+def _cv_value_or_nan(result: TuneResult, params: dict[str, Any], target: str) -> float:
+    """``result.cv_value(params, target)``, or NaN where ``params`` is not a point ``result`` evaluated."""
+    try:
+        return result.cv_value(params, target)
+    except KeyError:
+        return float("nan")
 
 
 def test_curve(dataset: str, method: str, features: Representation = "original", proto: Protocol | None = None,
