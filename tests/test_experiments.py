@@ -668,6 +668,38 @@ def test_a_method_has_one_path_axis_at_most():
         dataclasses.replace(METHODS["MLC-ListNet"], batch_axis="k")
 
 
+def test_run_full_grids_runs_every_methods_tasks_in_one_pool_for_tune_to_read(cache, tmp_path_factory, monkeypatch):
+    """run_full_grids hands the full searches' tasks of several methods to one pool, the longest first (a one-axis
+    method's paths, the other paths, single points); tune then finds every task it needs in the cache and returns
+    what it returns on its own (another, empty cache)."""
+    import labelrank.protocol.search as search
+
+    p = proto(grids={**proto().grids, "k": (10, 20), "C": (0.1, 10.0)}, max_widen=0)  # no widened C grids
+    jobs = [(ex.SYNTHETIC, "ML-kNN", "original"), (ex.SYNTHETIC, "Binary-SVM", "original"),
+            (ex.SYNTHETIC, "MLC-RankSVM-IR", "meta")]
+    pools, run_calls = [], search._run_calls
+
+    def spy(calls, desc, progress):
+        pools.append(([(c.name, task[2]) for c, task in calls], all(c.check_call_in_cache(*task) for c, task in calls)))
+        return run_calls(calls, desc, progress)
+
+    monkeypatch.setattr(search, "_run_calls", spy)
+    ex.run_full_grids(jobs, p, progress=False)
+    (order, _), = pools
+    n, n_k = p.n_folds, len(p.grids["k"])
+    assert order == ([("cv_path", "Binary-SVM")] * n + [("cv_path", "MLC-RankSVM-IR")] * n * n_k
+                     + [("cv_point", "ML-kNN")] * n * n_k)
+    pools.clear()
+    after = [ex.tune(dataset, method, features, p, search="full", progress=False) for dataset, method, features in jobs]
+    assert len(pools) == len(jobs) and all(cached for _, cached in pools)
+    monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path_factory.mktemp("alone")))
+    alone = [ex.tune(dataset, method, features, p, search="full", progress=False) for dataset, method, features in jobs]
+    for a, b in zip(after, alone):
+        assert a.chosen == b.chosen
+        pd.testing.assert_frame_equal(a.points.drop(columns=["seconds", "cpu_seconds"]),
+                                      b.points.drop(columns=["seconds", "cpu_seconds"]))
+
+
 def test_search_comparison_sets_the_staged_choices_beside_the_full_grids(cache):
     """One row per (method, target): the full grid's choice is at least as good on the training folds as its own
     value at the staged choice, which is the staged search's value (ML-kNN: one fit each) or the same optimum

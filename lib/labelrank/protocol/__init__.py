@@ -1,9 +1,10 @@
 """The experiment engine: a protocol for any estimator and data set, cached and parallel.
 
 :func:`results` runs everything a results table needs on the data sets of a :class:`Protocol` (data preparation,
-folds, meta-level features, grid search per method, refits on the training set, test scores with significance)
-and returns one tidy :class:`pandas.DataFrame`; :func:`tune` is one method's search; :func:`run_info` the record
-of past runs. A study supplies the protocol (Yang & Gopal's: :mod:`labelrank.studies.yang2012.experiments`).
+folds, meta-level features, grid search per method, refits on the training set, test scores with significance) and
+returns one tidy :class:`pandas.DataFrame`; :func:`tune` is one method's search and :func:`run_full_grids` the full
+grids of many in one pool of tasks; :func:`run_info` the record of past runs. A study supplies the protocol (Yang &
+Gopal's: :mod:`labelrank.studies.yang2012.experiments`).
 
 Modules: :mod:`.settings`, :mod:`.keys` (cache keys and versions), :mod:`.data`, :mod:`.fits`, :mod:`.search`,
 :mod:`.results`, :mod:`.runs`.
@@ -58,7 +59,7 @@ from labelrank.protocol.results import (
     test_outputs,
 )
 from labelrank.protocol.runs import run_info
-from labelrank.protocol.search import TuneResult, tune, widen_grid
+from labelrank.protocol.search import TuneResult, run_full_grids, tune, widen_grid
 from labelrank.protocol.settings import (
     MethodSpec,
     Protocol,
@@ -81,6 +82,7 @@ __all__ = [
     "jobs",
     "tuning_rows",
     "tune",
+    "run_full_grids",
     "TuneResult",
     "fit_ranker",
     "concatenated_meta_features",

@@ -288,22 +288,31 @@ def _stop_workers_at_exit() -> None:
 
 
 def _run_tasks(tasks: list[tuple], func: Any, desc: str, progress: bool) -> list:
-    """``func(*task)`` for every task, in task order; ``func`` is a :class:`~labelrank._cache.ResultCache`.
+    """``func(*task)`` for every task, in task order; ``func`` is a :class:`~labelrank._cache.ResultCache`
+    (:func:`_run_calls` with one cache)."""
+    return _run_calls([(func, task) for task in tasks], desc, progress)
+
+
+def _run_calls(calls: list[tuple[Any, tuple]], desc: str, progress: bool) -> list:
+    """``cache(*task)`` for every ``(cache, task)`` of ``calls``, in order; each ``cache`` a
+    :class:`~labelrank._cache.ResultCache`.
 
     Cached results are read in this process; the others run through :class:`joblib.Parallel` (``n_jobs()``
-    workers, the backend of :func:`joblib.parallel_config`) under a tqdm progress bar.
+    workers, the backend of :func:`joblib.parallel_config`), handed out in the order of ``calls``, under a tqdm
+    progress bar.
     """
-    done = {i: func(*t) for i, t in enumerate(tasks) if func.check_call_in_cache(*t)}
-    pending = [i for i in range(len(tasks)) if i not in done]
+    done = {i: cache(*task) for i, (cache, task) in enumerate(calls) if cache.check_call_in_cache(*task)}
+    pending = [i for i in range(len(calls)) if i not in done]
     if pending:
         _stop_workers_at_exit()
         jobs = n_jobs()
         if jobs == 1 or len(pending) == 1:
-            it = (func(*tasks[i]) for i in pending)
+            it = (calls[i][0](*calls[i][1]) for i in pending)
         else:
-            it = joblib.Parallel(n_jobs=jobs, return_as="generator")(joblib.delayed(func)(*tasks[i]) for i in pending)
+            it = joblib.Parallel(n_jobs=jobs, return_as="generator")(
+                joblib.delayed(calls[i][0])(*calls[i][1]) for i in pending)
         for i, out in zip(pending, tqdm(it, total=len(pending), desc=desc, disable=not progress, leave=False)):
             done[i] = out
-    return [done[i] for i in range(len(tasks))]
+    return [done[i] for i in range(len(calls))]
 
 

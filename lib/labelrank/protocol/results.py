@@ -23,7 +23,7 @@ from labelrank.protocol.fits import (
 )
 from labelrank.protocol.keys import _cached, code_version
 from labelrank.protocol.runs import _recording
-from labelrank.protocol.search import tune
+from labelrank.protocol.search import run_full_grids, tune
 from labelrank.protocol.settings import (
     Protocol,
     Representation,
@@ -96,16 +96,20 @@ def results(profile: str | Protocol | None = None, *, datasets: Sequence[str] | 
         if name not in proto.datasets:
             raise ValueError(f"datasets must be among the {proto.profile} profile's {proto.datasets}, got {name!r}")
     with _recording(proto, names, "results"):
+        for dataset in names:
+            for fold in tqdm(range(-1, proto.n_folds), desc=f"{dataset}: meta-level features",
+                             disable=not progress, leave=False):
+                meta_features(dataset, fold, proto)
+        # every full grid in one pool of tasks (run_full_grids), before the tuning reads them
+        run_full_grids([(dataset, method, features) for dataset in names if proto.search_for(dataset) == "full"
+                        for method, features in jobs(dataset, proto)], proto, progress)
         table = pd.concat([_dataset_results(dataset, proto, progress) for dataset in names], ignore_index=True)
     return table
 
 
 def _dataset_results(dataset: str, proto: Protocol, progress: bool) -> pd.DataFrame:
-    """The rows of :func:`results` for one data set."""
+    """The rows of :func:`results` for one data set (its meta-level features computed)."""
     _, _, _, Y_test = load_data(dataset, proto)
-    for fold in tqdm(range(-1, proto.n_folds), desc=f"{dataset}: meta-level features", disable=not progress,
-                     leave=False):
-        meta_features(dataset, fold, proto)
     tuned = {(method, features): tune(dataset, method, features, proto, progress=progress)
              for method, features in tqdm(jobs(dataset, proto), desc=f"{dataset}: tuning", disable=not progress)}
     # which final fit each reported cell needs

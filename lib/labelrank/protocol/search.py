@@ -12,7 +12,7 @@ axis.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -25,7 +25,7 @@ from labelrank.protocol.fits import (
     _cv_path_uncached,
     _cv_point_uncached,
     _params_key,
-    _run_tasks,
+    _run_calls,
     _threads_per_task,
 )
 from labelrank.protocol.keys import _cached, code_version
@@ -94,39 +94,49 @@ class _Evaluator:
         pending = [c for c in {_params_key(c): c for c in configs}.values() if _params_key(c) not in self.table]
         if not pending:
             return
+        calls, per_config = self.calls(pending, paths)
         spec = _spec(self.method, self.proto)
-        threads = _threads_per_task(n_jobs())
-        key = self.proto.data_key(self.dataset)
-        version = code_version(spec)
         on_meta = self.features == "meta" and spec.kind == "baseline"
         desc = f"{self.dataset} {self.method}{' (meta)' if on_meta else ''}"
-        folds = range(self.proto.n_folds)
-        if paths and spec.path_axis is not None:
-            axis = spec.path_axis
-            groups: dict[tuple, list] = {}
-            for c in pending:
-                groups.setdefault(_params_key({a: v for a, v in c.items() if a != axis}), []).append(c[axis])
-            paths_ = [(base, tuple(sorted(values))) for base, values in groups.items()]
-            on = () if spec.kind == "ranker" else (self.features,)  # a ranker's keys predate the argument
-            tasks = [(self.dataset, key, self.method, base, axis, values, f, version, self.proto, threads, *on)
-                     for base, values in paths_ for f in folds]
-            out = iter(_run_tasks(tasks, self.cached_path, desc, self.progress))
-            per_fold = {}
-            for (base, values), _ in itertools.product(paths_, folds):
-                for value, result in zip(values, next(out)):
-                    per_fold.setdefault(_params_key({**dict(base), axis: value}), []).append(result)
-            results = [per_fold[_params_key(c)] for c in pending]
-        else:
-            tasks = [(self.dataset, key, self.method, self.features, _params_key(c), f, version, self.proto,
-                      threads) for c in pending for f in folds]
-            out = _run_tasks(tasks, self.cached, desc, self.progress)
-            results = [out[i * self.proto.n_folds : (i + 1) * self.proto.n_folds] for i in range(len(pending))]
-        for c, fold_results in zip(pending, results):
+        for c, fold_results in zip(pending, per_config(_run_calls(calls, desc, self.progress))):
             row = {m: float(np.nanmean([f[m] for f in fold_results])) for m in _METRIC_NAMES}
             row["n_warnings"] = int(sum(f["n_warnings"] for f in fold_results))
             row["seconds"] = float(sum(f["seconds"] for f in fold_results))
             row["cpu_seconds"] = float(sum(f["cpu_seconds"] for f in fold_results))
             self.table[_params_key(c)] = row
+
+    def calls(self, configs: list[dict[str, Any]],
+              paths: bool) -> tuple[list[tuple[Any, tuple]], Callable[[list], list[list[dict]]]]:
+        """The cached calls that evaluate ``configs`` (distinct) on every fold, as ``(cache, task)`` pairs for
+        :func:`~labelrank.protocol.fits._run_calls`, and the function that turns their outputs, in order, into
+        each configuration's results on the folds."""
+        spec = _spec(self.method, self.proto)
+        threads = _threads_per_task(n_jobs())
+        key = self.proto.data_key(self.dataset)
+        version = code_version(spec)
+        folds = range(self.proto.n_folds)
+        if paths and spec.path_axis is not None:
+            axis = spec.path_axis
+            groups: dict[tuple, list] = {}
+            for c in configs:
+                groups.setdefault(_params_key({a: v for a, v in c.items() if a != axis}), []).append(c[axis])
+            paths_ = [(base, tuple(sorted(values))) for base, values in groups.items()]
+            on = () if spec.kind == "ranker" else (self.features,)  # a ranker's keys predate the argument
+            tasks = [(self.dataset, key, self.method, base, axis, values, f, version, self.proto, threads, *on)
+                     for base, values in paths_ for f in folds]
+
+            def per_config(outputs: list) -> list[list[dict]]:
+                out, per_fold = iter(outputs), {}
+                for (base, values), _ in itertools.product(paths_, folds):
+                    for value, result in zip(values, next(out)):
+                        per_fold.setdefault(_params_key({**dict(base), axis: value}), []).append(result)
+                return [per_fold[_params_key(c)] for c in configs]
+
+            return [(self.cached_path, t) for t in tasks], per_config
+        tasks = [(self.dataset, key, self.method, self.features, _params_key(c), f, version, self.proto, threads)
+                 for c in configs for f in folds]
+        n = self.proto.n_folds
+        return [(self.cached, t) for t in tasks], lambda out: [out[i * n : (i + 1) * n] for i in range(len(configs))]
 
     def best(self, configs: Sequence[dict[str, Any]], metric: str) -> dict[str, Any]:
         """The config of ``configs`` (already evaluated) with the best mean ``metric``; ties: the first."""
@@ -211,11 +221,7 @@ def tune(dataset: str, method: str, features: Representation = "original", proto
     TuneResult
     """
     proto = default_protocol() if proto is None else proto
-    spec = _spec(method, proto)
-    features = "meta" if spec.kind == "ranker" else features
-    _check_representation(method, features, proto)
-    if dataset not in proto.datasets:
-        raise ValueError(f"dataset must be one of the {proto.profile} profile's {proto.datasets}, got {dataset!r}")
+    ev = _evaluator(dataset, method, features, proto, progress)
     search = proto.search_for(dataset) if search is None else search
     if search not in ("staged", "full"):
         raise ValueError(f"search must be 'staged' or 'full', got {search!r}")
@@ -223,8 +229,7 @@ def tune(dataset: str, method: str, features: Representation = "original", proto
     for t in targets:
         if t not in METRICS:
             raise ValueError(f"targets must be metric names of {list(METRICS)}, got {t!r}")
-    ev = _Evaluator(dataset, method, features, proto, progress)
-    axes = [(name, list(proto.grids[grid]), grid == "C") for name, grid in spec.axes]
+    axes = _axes(method, proto)
     if search == "full":
         chosen = _full_search(ev, axes, targets, proto)
     else:
@@ -239,7 +244,63 @@ def tune(dataset: str, method: str, features: Representation = "original", proto
                         == _params_key(base)]
                 new.update(_scan_walk(ev, base, name, values, mine, proto, widen=is_c))
             chosen = {t: new[t] for t in targets}
-    return TuneResult(dataset, method, features, search, ev.frame(), chosen)
+    return TuneResult(dataset, method, ev.features, search, ev.frame(), chosen)
+
+
+def _evaluator(dataset: str, method: str, features: Representation, proto: Protocol, progress: bool) -> _Evaluator:
+    """The evaluator of ``method`` on ``dataset`` (the rankers' features read as "meta"), the input checked."""
+    features = "meta" if _spec(method, proto).kind == "ranker" else features
+    _check_representation(method, features, proto)
+    if dataset not in proto.datasets:
+        raise ValueError(f"dataset must be one of the {proto.profile} profile's {proto.datasets}, got {dataset!r}")
+    return _Evaluator(dataset, method, features, proto, progress)
+
+
+def _axes(method: str, proto: Protocol) -> list[tuple[str, list[Any], bool]]:
+    """The method's tuned axes: (name, grid values, whether it is a ``C`` axis, which a search may widen)."""
+    return [(name, list(proto.grids[grid]), grid == "C") for name, grid in _spec(method, proto).axes]
+
+
+def _product(grids: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """Every configuration of the grids' product."""
+    return [dict(zip(grids, combo)) for combo in itertools.product(*grids.values())]
+
+
+def run_full_grids(jobs: Sequence[tuple[str, str, Representation]], proto: Protocol | None = None,
+                   progress: bool = True) -> None:
+    """Cross-validate the full grid of every ``(dataset, method, features)`` of ``jobs`` in one pool of tasks, for
+    :func:`tune` (``search="full"``) to read from the cache.
+
+    Tuning one method after another runs each method's tasks in a pool of their own, and the workers wait at the
+    end of each for its last task: five path tasks (one per fold) on two workers leave one worker idle while the
+    fifth runs. One pool keeps every worker busy until the last task of all. It hands out the longest tasks first
+    (the path tasks of a one-axis method, each fitting its whole grid, then the other paths, then single points;
+    among equals the later jobs first), which on the full profile's cold run at ``4c40cae`` comes to the bound of
+    longest-first scheduling: simulated from each task's recorded wall time on two workers, 54.2 minutes against
+    58.7 with a pool per method and 53.5 for the tasks' sum over two. The tasks and their cache entries are those
+    :func:`tune` computes, so the results are the same; only the order of their computation changes. A ``C`` grid
+    widened at a boundary is evaluated by :func:`tune`, as before.
+
+    Parameters
+    ----------
+    jobs : sequence of (str, str, str)
+        Data set, method (a key of :attr:`Protocol.methods`) and representation ("original" or "meta").
+    proto : Protocol, optional
+    progress : bool
+        Show a progress bar.
+    """
+    proto = default_protocol() if proto is None else proto
+    ranked = []
+    for position, (dataset, method, features) in enumerate(jobs):
+        ev = _evaluator(dataset, method, features, proto, progress=False)
+        axes = _axes(method, proto)
+        calls = ev.calls(_product({name: values for name, values, _ in axes}), paths=True)[0]
+        for cache, task in calls:
+            # the longest tasks first: paths along a one-axis method's whole grid, other paths, single points;
+            # among equals the later jobs first (a profile lists its larger data sets and Fig. 2's features last)
+            kind = 2 if cache.name != "cv_path" else 0 if len(axes) == 1 else 1
+            ranked.append((kind, -position, len(ranked), (cache, task)))
+    _run_calls([call for *_, call in sorted(ranked, key=lambda r: r[:3])], "full grids", progress)
 
 
 def _full_search(ev: _Evaluator, axes: list, targets: Sequence[str], proto: Protocol) -> dict[str, dict]:
@@ -247,7 +308,7 @@ def _full_search(ev: _Evaluator, axes: list, targets: Sequence[str], proto: Prot
     grids = {name: list(values) for name, values, _ in axes}
     widened = {"low": 0, "high": 0}
     while True:
-        configs = [dict(zip(grids, combo)) for combo in itertools.product(*grids.values())]
+        configs = _product(grids)
         ev(configs, paths=True)
         best = {t: ev.best(configs, t) for t in targets}
         grow = []
