@@ -38,8 +38,8 @@ result is the same:
 * the C axis of Binary-SVM, RankSVM and MLC-RankSVM-IR where the augmented Lagrangian method solves them, as the
   full search's warm path task, against two references, each the default but for one change: Armijo's
   backtracking line search from step 1 instead of the exact line search along the Newton direction, and each
-  solve started from the previous weights alone instead of from them and the previous dual point (scaled to the
-  new C): time, choice, largest MAP difference;
+  solve started from the previous weights alone instead of from them and the previous dual point (its pairs at
+  the upper bound moved to the new bound): time, choice, largest MAP difference;
 * RankSVM's C axis as point tasks with dual coordinate descent (the reference, ``solver="dcd"``) and as the full
   search's warm path task with the augmented Lagrangian solver (the default on at most 2,048 unknowns): time, MAP,
   choice, capped fits, and the largest relative excess of DCD's primal objective over the ALM's certified one;

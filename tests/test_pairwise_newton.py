@@ -416,7 +416,7 @@ def test_a_path_solves_a_failed_warm_start_again_from_zero(monkeypatch):
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), log_cs=st.lists(st.floats(-4, 6), min_size=2, max_size=5), blocks=st.booleans())
-def test_a_path_starts_each_solve_from_the_last_dual_point_scaled(seed, log_cs, blocks):
+def test_a_path_starts_each_solve_from_the_last_dual_point_in_the_new_box(seed, log_cs, blocks):
     """Along a path each solve but the first starts from the previous solution's weights and dual point, inside
     the new C's box, a pair at its upper bound at the new bound; the optimum it reaches is the one a path from the
     weights alone reaches (within both certificates), for increasing and decreasing values of C, with one block

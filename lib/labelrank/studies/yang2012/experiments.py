@@ -131,15 +131,15 @@ METHODS: dict[str, MethodSpec] = {
         # solve that was not cut short, small Newton systems by the Woodbury identity (fits at large C that
         # stopped at max_iter now converge; the same optimum, another point within the tolerance); version 4: the
         # solver's Newton steps of exact length (pairwise_newton._exact_step; the same optimum, fewer steps);
-        # version 5: along the C path each solve also starts from the previous dual point, scaled (the same
-        # optimum, another point within the tolerance)
+        # version 5: along the C path each solve also starts from the previous dual point, its pairs at the upper
+        # bound moved to the new one (the same optimum, another point within the tolerance)
         MethodSpec("Binary-SVM", "baseline", "BinarySVM", (("C", "C"),), version=5, warm_axis="C"),
         # version 2: on at most 2,048 unknowns (emotions, scene, yeast; not yeast's Fig. 2 features nor
         # Reuters-21578) the augmented Lagrangian solver, certified at every C (dual coordinate descent stopped at
         # its epoch cap from C of about 0.1 on, its objective 1,400 times the optimum's at C = 1e6 on emotions);
         # the full grid search fits the C axis as one warm-started path (RankSVM.fit_path); version 3: the ALM's
         # Newton steps of exact length (pairwise_newton._exact_step; the same optimum, fewer steps); version 4:
-        # along the C path each solve also starts from the previous dual point, scaled (the same optimum)
+        # along the C path each solve also starts from the previous dual point, its bound pairs at the new bound
         MethodSpec("RankSVM", "baseline", "RankSVM", (("C", "C"),), version=4, warm_axis="C"),
         # distances on the features as given (after section 3.4's rescaling of emotions), not MULAN's default
         # min-max normalised ones: chapter "Learning to rank categories", section "Checked against MULAN";
@@ -157,7 +157,7 @@ METHODS: dict[str, MethodSpec] = {
         # path (RankSVMIR.fit_path); 8: the penalty grows only after an inner solve that was not cut short, small
         # Newton systems by the Woodbury identity, a failed warm start solved again cold; 9: Newton steps of exact
         # length (pairwise_newton._exact_step; the same optimum, fewer steps); 10: along the C path each solve
-        # also starts from the previous dual point, scaled (the same optimum, another point within the tolerance)
+        # also starts from the previous dual point, its bound pairs at the new bound (the same optimum)
         MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=10, warm_axis="C"),
         # version 2: the lambdas of a batch computed by one compiled kernel (the same formulas; sums in another
         # order, so the last bits differ and a long run at a large learning rate drifts apart)
