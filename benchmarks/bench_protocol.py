@@ -27,7 +27,7 @@ result is the same:
 * MLC-SVM-MAP's C axis (k = 50) as the full search's warm-started path task (each C starts from the previous one's
   working set, :attr:`MethodSpec.warm_axis`) with the working set's QP solved as before (``SMO warm path``:
   sequential minimal optimisation, at most 100,000 steps per QP), as point tasks (``pruned``: each C cold; the
-  staged search and the final fits) and as the path task with the active-set QP (``warm path``), with the
+  staged search and the final fits) and as the path task with the compiled active-set QP (``warm path``), with the
   convergence warnings of each (a fit whose certificate does not hold warns);
 * Binary-SVM's C axis as point tasks with LIBLINEAR (the reference, ``solver="liblinear"``) and as the full
   search's warm path task with the augmented Lagrangian solver (the default on at most 1,000 columns): time,
@@ -515,7 +515,8 @@ def compare_lightgbm(dataset, proto) -> None:
 
 def compare_svmmap(dataset, proto) -> None:
     """SVM-MAP's C axis as the warm path task with the SMO QP (the reference), as point tasks (each C cold, pruned
-    working sets) and as the warm path task with the active-set QP; the fits that miss their certificate warn."""
+    working sets) and as the warm path task with the compiled active-set QP; a fit that misses its certificate
+    warns."""
     print(f"-- {dataset}: MLC-SVM-MAP, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
     reference, ref_maps, ref_warnings = svmmap_axis(dataset, proto, "SMO warm path")
     for variant in ("SMO warm path", "pruned", "warm path"):

@@ -502,10 +502,19 @@ def test_simplex_qp_steps_along_a_null_direction_when_the_free_set_is_singular()
     A = np.array([[0.0], [1.0], [1.0]])
     b = np.array([0.0, 1.0, 0.5])
     alpha = np.array([0.0, 5.0, 5.0])
-    _simplex_qp._zero_sum_basis.cache_clear()
-    n_iter, optimal = solve_simplex_qp(A @ A.T, b, alpha, 10.0, 1e-12)
-    assert optimal and _simplex_qp._zero_sum_basis.cache_info().misses > 0  # the eigendecomposition was used
+    n_iter, optimal, n_eigen = _simplex_qp._solve(A @ A.T, b, alpha, 10.0, 1e-12, 100)
+    assert optimal and n_eigen > 0  # the eigendecomposition was used
     np.testing.assert_allclose(alpha, [9.0, 1.0, 0.0], atol=1e-12)
+    again = np.array([0.0, 5.0, 5.0])
+    assert solve_simplex_qp(A @ A.T, b, again, 10.0, 1e-12) == (n_iter, True)  # the public entry point
+    np.testing.assert_array_equal(again, alpha)
+
+
+def test_simplex_qp_needs_a_float_array_it_can_solve_in_place():
+    G, b = np.eye(2), np.array([1.0, 0.0])
+    for alpha in (np.array([1, 0]), [1.0, 0.0], np.array([[1.0, 9.0], [0.0, 9.0]])[:, 0]):
+        with pytest.raises(TypeError, match="alpha must be a contiguous float64"):
+            solve_simplex_qp(G, b, alpha, 1.0, 1e-9)
 
 
 def _smo(G, b, alpha, steps):

@@ -449,6 +449,8 @@ class SVMMAP(_SVMRanker):
 
     def _fit(self, Z: np.ndarray, Y: np.ndarray) -> None:
         C, tol = float(self.C), float(self.tol)
+        # every iteration passes over Z twice (the scores, the constraint): in C order, not a copy per pass
+        Z = np.ascontiguousarray(Z)
         A, b, G, alpha = self._initial_working_set(Z, C)
         idle = np.zeros(b.shape[0], dtype=np.int64)  # iterations each constraint has spent at alpha = 0
         w = alpha @ A

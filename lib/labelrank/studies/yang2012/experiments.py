@@ -147,8 +147,9 @@ METHODS: dict[str, MethodSpec] = {
         MethodSpec("IBLR", "baseline", "IBLRML", (("k", "k"),), version=3),
         MethodSpec("ML-kNN", "baseline", "MLkNN", (("k", "k"),)),
         # version 3: the working set's QP solved exactly by an active-set method (sequential minimal optimisation
-        # stopped at its step cap at large C); the same certificate, another point within it
-        MethodSpec("MLC-SVM-MAP", "ranker", "svmmap", (("k", "k"), ("C", "C")), version=3, warm_axis="C"),
+        # stopped at its step cap at large C); the same certificate, another point within it; version 4: that QP
+        # compiled (its own Cholesky factor: other rounding, so other steps within the same certificate)
+        MethodSpec("MLC-SVM-MAP", "ranker", "svmmap", (("k", "k"), ("C", "C")), version=4, warm_axis="C"),
         # version 4: RankSVMIR's augmented Lagrangian solver, optimal at every C (dual coordinate descent stopped
         # at its epoch cap from C of about 1 on); 5: its penalty capped and an eigenvalue fallback for the Newton
         # system (fits with collinear features at large C raised LinAlgError); 6: its Newton steps on a working set
