@@ -136,13 +136,11 @@ class PairwiseHingeResult:
 
 @numba.njit(cache=True, nogil=True)
 def _row_dot(W, block, row, is_sparse, dense, data, indices, indptr):
+    if not is_sparse:  # BLAS's dot (W and dense in C order): a sum in one strict order runs 5 times slower
+        return np.dot(W[block], dense[row])
     s = 0.0
-    if is_sparse:
-        for q in range(indptr[row], indptr[row + 1]):
-            s += W[block, indices[q]] * data[q]
-    else:
-        for j in range(dense.shape[1]):
-            s += W[block, j] * dense[row, j]
+    for q in range(indptr[row], indptr[row + 1]):
+        s += W[block, indices[q]] * data[q]
     return s
 
 
