@@ -40,8 +40,9 @@ Each epoch visits the pairs in a fresh random order drawn from ``numpy.random.de
 ``max(G, 0)`` at ``alpha_p = C_p`` and ``G`` in between. If it is non-zero the single variable is minimised exactly,
 :math:`\\alpha_p \\leftarrow \\min(\\max(\\alpha_p - G / Q_{pp}, 0), C_p)` with
 :math:`Q_{pp} = \\lVert z_p \\rVert^2`, and ``W`` is updated by :math:`(\\Delta\\alpha_p) z_p` (touching only the
-two rows of ``F`` involved, so a sparse ``F`` costs its non-zeros). A pair with :math:`z_p = 0` (identical positive
-and negative vector) can never be satisfied; its optimal dual value is :math:`C_p` and it does not move ``W``.
+two rows of ``F`` involved, so a sparse ``F`` costs its non-zeros; a dense row's dot products come from BLAS). A
+pair with :math:`z_p = 0` (identical positive and negative vector) can never be satisfied; its optimal dual value is
+:math:`C_p` and it does not move ``W``.
 
 Shrinking (Hsieh et al. 2008, section 3.2, as in LIBLINEAR): a pair at ``alpha_p = 0`` whose gradient is above the
 previous epoch's largest projected gradient, or at ``alpha_p = C_p`` with gradient below the smallest, is set aside;

@@ -140,7 +140,8 @@ METHODS: dict[str, MethodSpec] = {
         # the full grid search fits the C axis as one warm-started path (RankSVM.fit_path); version 3: the ALM's
         # Newton steps of exact length (pairwise_newton._exact_step; the same optimum, fewer steps); version 4:
         # along the C path each solve also starts from the previous dual point, its bound pairs at the new bound;
-        # version 5: dual coordinate descent's dense dot products by BLAS (other rounding: 3e-14 on yeast's Fig. 2)
+        # version 5: dual coordinate descent's dense dot products by BLAS (other rounding: coefficients within
+        # 2e-13 along yeast's Fig. 2 C path, fold 0)
         MethodSpec("RankSVM", "baseline", "RankSVM", (("C", "C"),), version=5, warm_axis="C"),
         # distances on the features as given (after section 3.4's rescaling of emotions), not MULAN's default
         # min-max normalised ones: chapter "Learning to rank categories", section "Checked against MULAN";
@@ -149,7 +150,8 @@ METHODS: dict[str, MethodSpec] = {
         MethodSpec("ML-kNN", "baseline", "MLkNN", (("k", "k"),)),
         # version 3: the working set's QP solved exactly by an active-set method (sequential minimal optimisation
         # stopped at its step cap at large C); the same certificate, another point within it; version 4: that QP
-        # compiled (its own Cholesky factor: other rounding, so other steps within the same certificate)
+        # compiled (its own Cholesky factor: other rounding, so other steps within the same certificate) and
+        # the features in C order
         MethodSpec("MLC-SVM-MAP", "ranker", "svmmap", (("k", "k"), ("C", "C")), version=4, warm_axis="C"),
         # version 4: RankSVMIR's augmented Lagrangian solver, optimal at every C (dual coordinate descent stopped
         # at its epoch cap from C of about 1 on); 5: its penalty capped and an eigenvalue fallback for the Newton
