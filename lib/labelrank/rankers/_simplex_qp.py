@@ -20,8 +20,8 @@ Karush-Kuhn-Tucker conditions).
 It replaced sequential minimal optimisation (pairs of coordinates), which on the ill-conditioned working sets of
 large ``C`` stopped at its cap of 100,000 steps per solve (``benchmarks/bench_protocol.py --compare``). The
 method runs compiled (numba): SVM-MAP solves one such QP per cutting plane, about 1,200 of them along yeast's C
-grid at one ``k``, each of about 20 steps on at most a few dozen coordinates, where interpreted code spent its
-time in per-step overhead, not arithmetic.
+grid at one ``k`` (fold 0, k = 50), of about 30 steps each on working sets of about 160 planes, where interpreted
+code spent its time in per-step overhead, not arithmetic.
 
 References
 ----------
