@@ -89,6 +89,11 @@ def wilcoxon(
     differences are dropped too; if every difference is zero, or no pair is left, the systems cannot be told
     apart and the p-value is 1.
 
+    Differences equal up to rounding are made equal first (:func:`_ties_up_to_rounding`): the per-instance
+    values of a ranking metric take few distinct values, many differences are equal in exact arithmetic but
+    computed along different sums, and the test's ranks and tie correction would otherwise depend on their last
+    bits (emotions' NDCG in the quick profile: p = 0.0103 or 0.0095, "*" or "**", from the same rankings).
+
     Parameters
     ----------
     a_values, b_values : array-like of float, same shape
@@ -118,9 +123,37 @@ def wilcoxon(
             raise ValueError(f"{name} must not contain infinite values, got {arr[np.isinf(arr)][0].item()!r}")
     keep = ~(np.isnan(a) | np.isnan(b))
     a, b = a[keep], b[keep]
-    if a.size == 0 or np.all(a == b):
+    if a.size == 0:
         return 1.0
-    return float(stats.wilcoxon(a, b, zero_method=zero_method, alternative="two-sided").pvalue)
+    scale = max(float(np.abs(a).max()), float(np.abs(b).max()))
+    diff = _ties_up_to_rounding(a - b, _ROUNDING * scale)
+    if not diff.any():
+        return 1.0
+    return float(stats.wilcoxon(diff, zero_method=zero_method, alternative="two-sided").pvalue)
+
+
+#: Differences closer than this times the values' magnitude count as equal (:func:`_ties_up_to_rounding`).
+_ROUNDING = 1e-9
+
+
+def _ties_up_to_rounding(diff: np.ndarray, tol: float) -> np.ndarray:
+    """``diff`` with magnitudes at most ``tol`` set to 0 and the others grouped: sorted by magnitude, a value
+    within ``tol`` of its group's first joins the group and takes that first value's magnitude (its sign kept).
+
+    Examples
+    --------
+    >>> _ties_up_to_rounding(np.array([0.3, -(0.1 + 0.2), 1e-17, 0.5]), 1e-9).tolist()
+    [0.3, -0.3, 0.0, 0.5]
+    """
+    magnitude = np.abs(diff)
+    order = np.argsort(magnitude, kind="stable")
+    snapped = np.empty_like(magnitude)
+    first = 0.0
+    for i in order:
+        if magnitude[i] - first > tol:
+            first = magnitude[i]
+        snapped[i] = first
+    return np.copysign(snapped, diff)
 
 
 def mark(p: float) -> str:
