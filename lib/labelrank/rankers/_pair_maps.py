@@ -2,15 +2,16 @@ r"""The pairs of a pairwise hinge-loss problem as linear maps, their Newton syst
 
 Used by :mod:`labelrank.rankers.pairwise_newton`, whose module docstring says what each part is for: the maps
 ``w -> Zw`` and ``r -> Z^T r`` of the pair differences without forming them, a working set's copy of its rows, the
-Newton direction of a band of pairs (from its possibly sampled Gram matrix, or its Woodbury form), and lower bounds
-on every margin from one exact pass. Two kinds of pairs: :class:`_Pairs`, :math:`z_p = F_{a_p} - F_{b_p}` (one
-weight vector), and :class:`_LabelPairs`, Rank-SVM's, where pair ``p`` compares two labels :math:`s_p, t_p` of one
-row, :math:`z_p = (e_{s_p} - e_{t_p}) \otimes F_{a_p}` in the space of the flattened weight matrix ``W`` (one
-weight vector per label).
+Newton direction of a band of pairs (from its possibly sampled Gram matrix, or its Woodbury form, or as a low-rank
+update of the last system factored), and lower bounds on every margin from one exact pass. Two kinds of pairs:
+:class:`_Pairs`, :math:`z_p = F_{a_p} - F_{b_p}` (one weight vector), and :class:`_LabelPairs`, Rank-SVM's, where
+pair ``p`` compares two labels :math:`s_p, t_p` of one row, :math:`z_p = (e_{s_p} - e_{t_p}) \otimes F_{a_p}` in the
+space of the flattened weight matrix ``W`` (one weight vector per label).
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -26,6 +27,15 @@ _GRAM_SAMPLE = 65_536
 #: while sigma ||Z_B||_F^2 is at most this (it loses about that many digits before its refinement step; see
 #: _Pairs.newton_direction).
 _WOODBURY_UP_TO = 1e8
+
+#: A Newton system of at least ``_UPDATE_FROM_DIM`` unknowns (Rank-SVM's on every data set, Binary-SVM's on
+#: yeast's Fig. 2 features: where its Gram matrix and factor are most of a fit's time; not RankSVM-IR's, at most
+#: 302, whose working sets leave little to reuse) whose band differs from the last one factored (same pairs, same
+#: penalty) in at most ``_UPDATE_RANK`` pairs is solved as a low-rank update of that factor, and accepted when the
+#: residual of the system itself is at most ``_UPDATE_TOL`` times the gradient's norm.
+_UPDATE_FROM_DIM = 320
+_UPDATE_RANK = 64
+_UPDATE_TOL = 1e-10
 
 #: The screen makes a new anchor (one exact pass over all pairs) when more than this share of the pairs would
 #: otherwise need their margins computed one by one.
@@ -43,7 +53,8 @@ def _system_solver(G: np.ndarray, sigma: float) -> Callable[[np.ndarray], np.nda
         return lambda r: scipy.linalg.cho_solve(factor, r, check_finite=False)
     except np.linalg.LinAlgError:
         lam, Q = scipy.linalg.eigh(G, check_finite=False)
-        return lambda r: Q @ ((Q.T @ r) / (1.0 + sigma * np.maximum(lam, 0.0)))
+        scale = 1.0 + sigma * np.maximum(lam, 0.0)
+        return lambda r: Q @ ((Q.T @ r) / (scale if r.ndim == 1 else scale[:, None]))
 
 
 class _Pairs:
@@ -52,6 +63,7 @@ class _Pairs:
     def __init__(self, F: np.ndarray, pos: np.ndarray, neg: np.ndarray):
         self.F, self.pos, self.neg = F, pos, neg
         self._norms: np.ndarray | None = None
+        self.factored: _Factored | None = None  # the last Newton system factored (_newton_direction)
 
     @property
     def dim(self) -> int:
@@ -98,6 +110,10 @@ class _Pairs:
     def rows(self, pairs: np.ndarray) -> np.ndarray:
         """:math:`Z_B`: the difference vectors of the pairs ``pairs`` (indices), one row each."""
         return self.F[self.pos[pairs]] - self.F[self.neg[pairs]]
+
+    def columns(self, pairs: np.ndarray) -> np.ndarray:
+        """:math:`Z_B^\\top`: the difference vectors of the pairs ``pairs`` (indices), one column each."""
+        return self.rows(pairs).T
 
     def gram(self, band: np.ndarray) -> np.ndarray:
         """:math:`Z_B^\\top Z_B` of the pairs ``band`` (indices), accumulated in chunks; above ``_GRAM_SAMPLE``
@@ -159,6 +175,7 @@ class _LabelPairs:
                  n_blocks: int):
         self.F, self.a, self.s, self.t, self.m = F, rows, pos_blocks, neg_blocks, n_blocks
         self._norms: np.ndarray | None = None
+        self.factored: _Factored | None = None  # the last Newton system factored (_newton_direction)
 
     @property
     def dim(self) -> int:
@@ -201,6 +218,14 @@ class _LabelPairs:
         if rows.size > self.F.shape[0] // 4:
             return (R.T @ self.F[: R.shape[0]]).ravel()
         return (R[rows].T @ self.F[rows]).ravel()
+
+    def columns(self, pairs: np.ndarray) -> np.ndarray:
+        """:math:`Z_B^\\top`: the pairs' flattened :math:`z_p`, one column each."""
+        E = np.zeros((pairs.size, self.m, self.F.shape[1]))
+        rows, index = self.F[self.a[pairs]], np.arange(pairs.size)
+        E[index, self.s[pairs]] += rows
+        E[index, self.t[pairs]] -= rows
+        return E.reshape(pairs.size, -1).T
 
     def subset(self, pairs: np.ndarray) -> _LabelPairs:
         """The maps of the pairs ``pairs`` (indices) alone, on a copy of the rows they use."""
@@ -277,14 +302,28 @@ def _newton_direction(Z: _Pairs | _LabelPairs, band: np.ndarray, sigma: float, g
     equal vectors when :math:`\sigma \lVert A \rVert^2` is large, losing that many digits: it is used while
     :math:`\sigma \lVert A \rVert_F^2 \le` ``_WOODBURY_UP_TO``, and one step of iterative refinement (the
     residual :math:`g - Hx` solved again) makes the direction as accurate as a Cholesky solve of ``H``.
+
+    A ``dim`` x ``dim`` system of at least ``_UPDATE_FROM_DIM`` unknowns is kept (``Z.factored``), and the next
+    Newton step's system, whose band mostly differs from it in a few dozen pairs (Rank-SVM's C path on yeast, fold
+    0: a median of 51), is solved as its low-rank update (:meth:`_Factored.solve`) where that is accurate.
     """
     if band.size == 0:
         return -grad
+    if Z.factored is not None:
+        x = Z.factored.solve(Z, band, sigma, grad)
+        if x is not None:
+            return -x
     if band.size >= min(Z.dim, _CHUNK):
-        return -_system_solver(Z.gram(band), sigma)(grad)
+        solve = _system_solver(Z.gram(band), sigma)
+        if Z.dim >= _UPDATE_FROM_DIM and band.size <= _GRAM_SAMPLE:  # not a sampled Gram matrix's factor
+            Z.factored = _Factored(sigma, band, solve)
+        return -solve(grad)
     A = Z.band(band)  # fewer pairs than columns: above the Woodbury limit, A^T A from the same band
     if sigma * A.frobenius2() > _WOODBURY_UP_TO:
-        return -_system_solver(A.inner(), sigma)(grad)
+        solve = _system_solver(A.inner(), sigma)
+        if Z.dim >= _UPDATE_FROM_DIM:
+            Z.factored = _Factored(sigma, band, solve)
+        return -solve(grad)
     solve = _system_solver(A.outer(), sigma)
 
     def woodbury(g: np.ndarray) -> np.ndarray:
@@ -292,6 +331,59 @@ def _newton_direction(Z: _Pairs | _LabelPairs, band: np.ndarray, sigma: float, g
 
     x = woodbury(grad)
     return -(x + woodbury(grad - x - sigma * A.tdot(A.dot(x))))
+
+
+class _Factored:
+    r"""A factored Newton system :math:`H_0 = I + \sigma Z_{B_0}^\top Z_{B_0}` and its low-rank updates.
+
+    A band ``B`` that differs from :math:`B_0` in the pairs ``E`` (those it adds, with sign +1, and those it drops,
+    -1) has :math:`H = H_0 + \sigma E S E^\top`, whose inverse the Woodbury identity gives from :math:`H_0`'s
+    factor, :math:`H^{-1} = H_0^{-1} - Y (S / \sigma + E^\top Y)^{-1} Y^\top` with :math:`Y = H_0^{-1} E`: ``|E|``
+    solves with the factor instead of a new Gram matrix and factor. Dropping pairs subtracts, which can lose
+    digits, so :meth:`solve` measures the residual :math:`g - Hx` with ``Z``'s maps (two passes over the rows),
+    refines once, and gives up (None) unless the residual is at most ``_UPDATE_TOL`` times :math:`\lVert g \rVert`.
+    """
+
+    def __init__(self, sigma: float, band: np.ndarray, solve: Callable[[np.ndarray], np.ndarray]):
+        self.sigma, self.band, self.solve_0 = sigma, band, solve
+
+    def solve(self, Z: _Pairs | _LabelPairs, band: np.ndarray, sigma: float, grad: np.ndarray) -> np.ndarray | None:
+        """:math:`H^{-1}` ``grad`` for the pairs ``band`` at ``sigma``, or None where an update does not apply."""
+        if sigma != self.sigma:
+            return None
+        added = np.setdiff1d(band, self.band, assume_unique=True)
+        dropped = np.setdiff1d(self.band, band, assume_unique=True)
+        if added.size + dropped.size > _UPDATE_RANK:
+            return None
+        if added.size + dropped.size == 0:
+            return self.solve_0(grad)
+        E = Z.columns(np.concatenate([added, dropped]))
+        sign = np.concatenate([np.ones(added.size), -np.ones(dropped.size)])
+        Y = self.solve_0(E)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", scipy.linalg.LinAlgWarning)  # a singular small system
+                small = scipy.linalg.lu_factor(np.diag(sign / sigma) + E.T @ Y, check_finite=False)
+        except (ValueError, np.linalg.LinAlgError, scipy.linalg.LinAlgWarning):
+            return None
+
+        def inverse(g: np.ndarray) -> np.ndarray:
+            y = self.solve_0(g)
+            return y - Y @ scipy.linalg.lu_solve(small, E.T @ y, check_finite=False)
+
+        weights = np.zeros(Z.n_pairs)
+        weights[band] = sigma
+        goal = _UPDATE_TOL * float(np.linalg.norm(grad))
+        x = inverse(grad)
+        for refined in (False, True):
+            residual = grad - x - Z.apply_t(weights * Z.apply(x))
+            if not np.all(np.isfinite(residual)):
+                return None
+            if float(np.linalg.norm(residual)) <= goal:
+                return x
+            if not refined:
+                x = x + inverse(residual)
+        return None
 
 
 class _Screen:
