@@ -313,15 +313,10 @@ def _newton_direction(Z: _Pairs | _LabelPairs, band: np.ndarray, sigma: float, g
         x = Z.factored.solve(Z, band, sigma, grad)
         if x is not None:
             return -x
-    if band.size >= min(Z.dim, _CHUNK):
-        solve = _system_solver(Z.gram(band), sigma)
-        if Z.dim >= _UPDATE_FROM_DIM and band.size <= _GRAM_SAMPLE:  # not a sampled Gram matrix's factor
-            Z.factored = _Factored(sigma, band, solve)
-        return -solve(grad)
-    A = Z.band(band)  # fewer pairs than columns: above the Woodbury limit, A^T A from the same band
-    if sigma * A.frobenius2() > _WOODBURY_UP_TO:
-        solve = _system_solver(A.inner(), sigma)
-        if Z.dim >= _UPDATE_FROM_DIM:
+    A = None if band.size >= min(Z.dim, _CHUNK) else Z.band(band)  # fewer pairs than columns: Woodbury's form
+    if A is None or sigma * A.frobenius2() > _WOODBURY_UP_TO:  # the dim x dim system (A^T A from a small band)
+        solve = _system_solver(Z.gram(band) if A is None else A.inner(), sigma)
+        if Z.dim >= _UPDATE_FROM_DIM and band.size <= _GRAM_SAMPLE:  # kept, unless a sampled Gram matrix's
             Z.factored = _Factored(sigma, band, solve)
         return -solve(grad)
     solve = _system_solver(A.outer(), sigma)
