@@ -28,7 +28,7 @@ quick-book: data
 	LABELRANK_PROFILE=quick $(BIN)/jupyter-book build -W -n --keep-going --path-output _build/quick .
 
 # Two test workers on a 2-core machine, one BLAS thread each: OpenBLAS's second thread made the quick profile
-# 124 s instead of 84 (209 CPU s) on an idle machine, and on a busy one its threads spin.
+# 124 s instead of 84 on an idle machine, burning 209 CPU s (its threads wait busily between small solves).
 test: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 \
 		$(BIN)/python -m pytest -n 2 --dist loadfile

@@ -38,10 +38,11 @@ def changed_cells(golden: pd.DataFrame, ours: pd.DataFrame) -> list[str]:
     """Every cell where ``ours`` differs from ``golden``: a number by more than 1e-12 + 1e-9 of its size (the last
     bits of sums may differ between machines' linear algebra), any other column at all, and any row in only one."""
     assert list(golden.columns) == list(ours.columns), (list(golden.columns), list(ours.columns))
-    merged = golden.merge(ours, on=KEYS, how="outer", suffixes=("_golden", "_ours"), indicator=True)
-    changed = [f"only in the {row['_merge'].replace('_only', '')} table: {tuple(row[k] for k in KEYS)}"
-               for _, row in merged[merged["_merge"] != "both"].iterrows()]
-    merged = merged[merged["_merge"] == "both"]
+    presence = golden[KEYS].merge(ours[KEYS], how="outer", indicator=True)
+    side = {"left_only": "pinned", "right_only": "new"}
+    changed = [f"only in the {side[row['_merge']]} table: {tuple(row[k] for k in KEYS)}"
+               for _, row in presence[presence["_merge"] != "both"].iterrows()]
+    merged = golden.merge(ours, on=KEYS, how="inner", suffixes=("_golden", "_ours"))  # keeps the columns' types
     for column in ours.columns.difference(KEYS):
         a, b = merged[f"{column}_golden"], merged[f"{column}_ours"]
         if column in NUMBERS:
