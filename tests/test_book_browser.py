@@ -26,6 +26,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
@@ -45,6 +46,10 @@ BAD_LOG_LINE = re.compile(
 )
 # ... unless it is this notice, which ipykernel >= 7 prints on every kernel start (the kernel listens on loopback).
 KERNEL_NOTICE = "[IPKernelApp] WARNING | Kernel is running over TCP without encryption."
+# ... or part of a traceback that a kernel's own message loop logs (pyzmq's ZMQStream, through tornado's logger)
+# and that has no frame in the project: a race in Jupyter's machinery as a kernel shuts down, after its notebook
+# has run (ipykernel PR 1518 fixed one such race; CI met another). Cells that fail make the build itself fail.
+KERNEL_LOOP_ERROR = "ERROR:tornado.general:Uncaught exception in ZMQStream callback"
 # A Python warning or exception as it shows in a cell's output ("ValueError: ...", "x.py:3: FutureWarning: ...").
 BAD_OUTPUT_LINE = re.compile(r"^(?:\S+:\d+: )?[A-Z]\w*(?:Warning|Error|Exception): ", re.M)
 ERROR_TEXT = ("Traceback (most recent call last)", "Error in callback", "-" * 75)
@@ -211,16 +216,71 @@ def rendered(built_book, server, browser) -> dict[str, dict]:
     return facts
 
 
+def _traceback_block(lines: list[str], start: int) -> list[str]:
+    """The lines of the log entry that begins at ``lines[start]``: the entry, then its traceback up to and with
+    the exception's line (chained tracebacks included)."""
+    block = [lines[start]]
+    i = start + 1
+    if i < len(lines) and lines[i].startswith("Traceback"):
+        while i < len(lines):
+            line = lines[i]
+            block.append(line)
+            i += 1
+            chained = line.startswith(("Traceback", "During handling", "The above exception")) or not line.strip()
+            if not line.startswith(" ") and not chained:
+                break
+    return block
+
+
+def log_problems(text: str) -> tuple[list[str], list[list[str]]]:
+    """The lines of a build log that report a problem (each with the traceback that follows it), and the blocks
+    tolerated as Jupyter's own (``KERNEL_LOOP_ERROR`` with no frame in this project's files)."""
+    lines = text.splitlines()
+    bad: list[str] = []
+    tolerated: list[list[str]] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not BAD_LOG_LINE.search(line) or line.startswith(KERNEL_NOTICE):
+            i += 1
+            continue
+        block = _traceback_block(lines, i)
+        frames = re.findall(r'^\s*File "([^"]+)"', "\n".join(block), re.M)
+        ours = [f for f in frames if Path(f).is_relative_to(ROOT) and ".venv" not in Path(f).parts]
+        if line.startswith(KERNEL_LOOP_ERROR) and len(block) > 2 and frames and not ours:
+            tolerated.append(block)
+        else:
+            bad.append("\n".join(b[:300] for b in block[:40]))
+        i += len(block)
+    return bad, tolerated
+
+
 def test_build_log_is_clean(built_book):
     """Beyond ``-W``: no warning, glue error, exception or traceback anywhere in the log, and nothing on stderr
-    that looks like a warning (Python warnings and extension messages bypass ``-W``)."""
-    bad = [
-        f"{stream}: {line[:300]}"
-        for stream, text in (("stdout", built_book.stdout), ("stderr", built_book.stderr))
-        for line in text.splitlines()
-        if BAD_LOG_LINE.search(line) and not line.startswith(KERNEL_NOTICE)
-    ]
+    that looks like a warning (Python warnings and extension messages bypass ``-W``). A traceback of a kernel's
+    message loop with no frame in the project is reported as a warning of this test, not a failure."""
+    bad = []
+    for stream, text in (("stdout", built_book.stdout), ("stderr", built_book.stderr)):
+        problems, tolerated = log_problems(text)
+        bad += [f"{stream}: {p}" for p in problems]
+        for block in tolerated:
+            warnings.warn(f"a kernel's message loop logged (Jupyter's race, not the book's): {block[-1]}",
+                          stacklevel=1)
     assert not bad, f"the build log ({BUILD_LOG}) reports problems:\n" + "\n".join(bad[:40])
+
+
+def test_log_problems_tolerates_only_jupyters_own_tracebacks():
+    site = "/venv/lib/python3.11/site-packages"
+    kernel = [KERNEL_LOOP_ERROR, "Traceback (most recent call last):",
+              f'  File "{site}/zmq/eventloop/zmqstream.py", line 600, in _handle_events',
+              "    self._handle_recv()", "zmq.error.ZMQError: not a socket"]
+    ours = kernel[:3] + [f'  File "{ROOT}/lib/labelrank/protocol/fits.py", line 9, in f', "    g()"] + kernel[-1:]
+    bare = ["ERROR:tornado.general:Uncaught exception in ZMQStream callback"]
+    notice = KERNEL_NOTICE + " Use IPC transport."
+    text = "\n".join([notice, *kernel, "build succeeded.", *ours, "x.py:3: FutureWarning: soon", *bare])
+    bad, tolerated = log_problems(text)
+    assert tolerated == [kernel]
+    assert bad == ["\n".join(ours), "x.py:3: FutureWarning: soon", bare[0]]
 
 
 def test_every_page_renders(rendered):
