@@ -26,8 +26,10 @@ result is the same:
   rows built once, each C starting from the previous solution, :attr:`MethodSpec.warm_axis`): time, MAP, choice;
 * MLC-SVM-MAP's C axis (k = 50) as the full search's warm-started path task (each C starts from the previous one's
   working set, :attr:`MethodSpec.warm_axis`) with the working set's QP solved as before (``SMO warm path``:
-  sequential minimal optimisation, at most 100,000 steps per QP), as point tasks (``pruned``: each C cold; the
-  staged search and the final fits) and as the path task with the compiled active-set QP (``warm path``), with the
+  sequential minimal optimisation, at most 100,000 steps per QP, and the constraint from two passes over the
+  features), as point tasks (``pruned``: each C cold; the staged search and the final fits), as the path task with
+  the compiled active-set QP and the two passes (``two-pass warm path``) and with the constraint from one pass
+  (``warm path``: per list its scores, its most violated ranking and its rows' weighted sum), with the
   convergence warnings of each (a fit whose certificate does not hold warns);
 * Binary-SVM's C axis as point tasks with LIBLINEAR (the reference, ``solver="liblinear"``) and as the full
   search's warm path task with the augmented Lagrangian solver (the default on at most 1,000 columns): time,
@@ -44,6 +46,9 @@ result is the same:
 * RankSVM's C axis as point tasks with dual coordinate descent (the reference, ``solver="dcd"``) and as the full
   search's warm path task with the augmented Lagrangian solver (the default on at most 2,048 unknowns): time, MAP,
   choice, capped fits, and the largest relative excess of DCD's primal objective over the ALM's certified one;
+  where dual coordinate descent is the default (more unknowns: Reuters-21578, yeast's Fig. 2 features), its path
+  task with every pair in one random order per epoch (the reference) and with each instance's pairs together,
+  the instance's label scores kept along the visit: time, MAP, choice, capped fits;
 * MLC-LightGBM's ranker (k = 50, learning rate 0.1) with LightGBM's row-wise histograms and with the column-wise
   ones it uses: time and whether the scores are the same;
 * MLC-ListNet's, MLC-LambdaRank's and MLC-LightGBM's learning-rate axis (k = 50) as one point task per rate and
@@ -85,7 +90,7 @@ from labelrank.protocol.fits import (  # noqa: E402
     _ranker_inputs,
     make_estimator,
 )
-from labelrank.protocol.data import _split, meta_features  # noqa: E402
+from labelrank.protocol.data import _split, concatenated_meta_features, meta_features  # noqa: E402
 from labelrank.studies.yang2012 import experiments  # noqa: E402
 
 MIDDLE = {"k": 50, "lr": 0.01, "lgbm_lr": 0.1}
@@ -187,17 +192,30 @@ def _smo_solver(G, b, alpha, total, tol):
     return 0, True
 
 
+def _two_passes(Z, Y, w):
+    """SVM-MAP's constraint as it was computed before its one-pass kernel: the scores (a pass over Z in Z's dtype),
+    the inference on all lists, then the weighted sum of the rows (a second pass)."""
+    n, m, d = Z.shape
+    F = Z.reshape(-1, d)
+    _, coef, loss = svm_module.ap_loss_augmented_inference((F @ w.astype(Z.dtype)).reshape(n, m), Y)
+    return coef.reshape(-1).astype(Z.dtype) @ F, float(loss.sum())
+
+
 def svmmap_axis(dataset, proto, variant):
     """MLC-SVM-MAP along the C grid at k = 50 on fold 0 as the warm path task with the working set's QP solved by
-    sequential minimal optimisation (``"SMO warm path"``, the code before the active-set QP), as point tasks or as
-    the warm path task: (CPU s, MAP per C, convergence warnings)."""
-    solver = svm_module.solve_simplex_qp
+    sequential minimal optimisation (``"SMO warm path"``, the code before the active-set QP, and before the
+    one-pass constraint), with the constraint from two passes over the features (``"two-pass warm path"``, the
+    code before the one-pass kernel), as point tasks (``"pruned"``) or as the warm path task: (CPU s, MAP per C,
+    convergence warnings)."""
+    solver, constraint = svm_module.solve_simplex_qp, svm_module._most_violated_constraint
     if variant == "SMO warm path":
         svm_module.solve_simplex_qp = _smo_solver
+    if variant in ("SMO warm path", "two-pass warm path"):
+        svm_module._most_violated_constraint = _two_passes
     try:
         return c_axis(dataset, "MLC-SVM-MAP", proto, path=variant != "pruned")
     finally:
-        svm_module.solve_simplex_qp = solver
+        svm_module.solve_simplex_qp, svm_module._most_violated_constraint = solver, constraint
 
 
 def ranksvm_ir_fit(dataset, proto, C, solver, order="auto"):
@@ -442,13 +460,54 @@ def rank_svm_primal_excess(dataset, proto) -> float:
 
 
 def compare_rank_svm(dataset, proto) -> None:
-    """RankSVM's C axis: dual coordinate descent's point tasks (the reference) against the ALM's warm path task."""
+    """RankSVM's C axis: dual coordinate descent's point tasks (the reference) against the ALM's warm path task
+    where the ALM is the default; where dual coordinate descent is (Fig. 2's meta-level features of yeast,
+    Reuters-21578), its pairs visited instance by instance with the instance's scores kept along the visit against
+    the pairs in one random order per epoch (the reference, before)."""
     from labelrank.baselines import _RANK_SVM_ALM_MAX_UNKNOWNS
 
     X, Y, _, _ = _split(dataset, proto, 0)
-    if Y.shape[1] * (X.shape[1] + 1) > _RANK_SVM_ALM_MAX_UNKNOWNS:
-        return  # RankSVM(solver="auto") uses dual coordinate descent here
-    compare_c_axis(dataset, proto, "RankSVM", "dcd", "DCD", rank_svm_primal_excess)
+    if Y.shape[1] * (X.shape[1] + 1) <= _RANK_SVM_ALM_MAX_UNKNOWNS:
+        compare_c_axis(dataset, proto, "RankSVM", "dcd", "DCD", rank_svm_primal_excess)
+    else:
+        compare_rank_svm_dcd(dataset, proto, "original")
+    if dataset in proto.fig2_datasets:
+        X_meta, _ = concatenated_meta_features(*meta_features(dataset, 0, proto)[:2], proto.k_meta, proto.k_max)
+        if Y.shape[1] * (X_meta.shape[1] + 1) > _RANK_SVM_ALM_MAX_UNKNOWNS:
+            compare_rank_svm_dcd(dataset, proto, "meta")
+
+
+@contextlib.contextmanager
+def one_random_order():
+    """Dual coordinate descent as RankSVM ran it before: every pair in one random order per epoch (no groups, so
+    the pair-by-pair epochs of _cd_epoch)."""
+    import labelrank.rankers.pairwise_svm as pairwise_svm_module
+
+    fit = pairwise_svm_module.fit_pairwise_hinge
+    pairwise_svm_module.fit_pairwise_hinge = lambda *args, groups=None, **kwargs: fit(*args, **kwargs)
+    try:
+        yield
+    finally:
+        pairwise_svm_module.fit_pairwise_hinge = fit
+
+
+def compare_rank_svm_dcd(dataset, proto, features) -> None:
+    """RankSVM's C path task with dual coordinate descent: one random order (before) against each instance's pairs
+    together (_cd_epoch_rows): CPU s, capped fits, choice of C."""
+    key, grid = proto.data_key(dataset), tuple(proto.grids["C"])
+    runs = []
+    for context in (one_random_order, contextlib.nullcontext):
+        with threadpool_limits(1), warnings.catch_warnings(), context():
+            warnings.simplefilter("ignore")
+            start = time.process_time()
+            out = _cv_path_uncached(dataset, key, "RankSVM", (), "C", grid, 0, "bench", proto, 1, features)
+            runs.append((time.process_time() - start, np.array([o["MAP"] for o in out]),
+                         sum(o["n_warnings"] for o in out)))
+    (reference, ref_maps, ref_capped), (seconds, maps, capped) = runs
+    print(f"-- {dataset}: RankSVM on the {features} features, C axis x{len(grid)}, fold 0, dual coordinate "
+          f"descent: one random order {reference:8.2f} CPU s   instance by instance {seconds:8.2f} CPU s   speed-up "
+          f"x{reference / seconds:5.2f}   {choice_of_c(proto, maps, ref_maps)}; at the epoch cap: {ref_capped} "
+          f"warning(s) before, {capped} now", flush=True)
 
 
 def compare_c_axis(dataset, proto, method, solver, name, primal_excess) -> None:
@@ -532,11 +591,14 @@ def compare_svmmap(dataset, proto) -> None:
     warns."""
     print(f"-- {dataset}: MLC-SVM-MAP, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
     reference, ref_maps, ref_warnings = svmmap_axis(dataset, proto, "SMO warm path")
-    for variant in ("SMO warm path", "pruned", "warm path"):
-        seconds, maps, n_warnings = ((reference, ref_maps, ref_warnings) if variant == "SMO warm path"
-                                     else svmmap_axis(dataset, proto, variant))
-        print(f"   {variant:16} {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}   "
+    seconds = {}
+    for variant in ("SMO warm path", "pruned", "two-pass warm path", "warm path"):
+        seconds[variant], maps, n_warnings = ((reference, ref_maps, ref_warnings) if variant == "SMO warm path"
+                                              else svmmap_axis(dataset, proto, variant))
+        print(f"   {variant:18} {seconds[variant]:8.2f} CPU s   speed-up x{reference / seconds[variant]:5.1f}   "
               f"{choice_of_c(proto, maps, ref_maps)}, {n_warnings} warnings", flush=True)
+    ratio = seconds["two-pass warm path"] / seconds["warm path"]
+    print(f"   the one-pass constraint: x{ratio:5.2f} on the warm path")
 
 
 def main() -> None:

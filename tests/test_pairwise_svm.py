@@ -9,6 +9,7 @@ import scipy.sparse as sp
 from scipy.optimize import minimize
 from sklearn.svm import LinearSVC
 
+import labelrank.rankers.pairwise_svm as pairwise_svm
 from labelrank.rankers.pairwise_svm import _grouped_order, fit_pairwise_hinge, pair_margins
 
 
@@ -142,6 +143,94 @@ def test_grouped_order_is_a_permutation_with_each_group_together(seed):
     keys = rank[groups[out]]
     assert (np.diff(keys) >= 0).all()  # groups in the order of rank, each group's pairs adjacent
     assert np.array_equal(out, _grouped_order(active, groups, rank, 9, seed))  # seeded
+
+
+def label_pairs_problem(seed, n=40, m=5, d=23, sparse=False):
+    """Rank-SVM's kind of pairs (one block per label, both vectors of a pair one row), a few same-label pairs
+    (z = 0) among them, rows of unequal length, some empty."""
+    rng = np.random.default_rng(seed)
+    F = rng.normal(size=(n, d)) * rng.uniform(0.1, 3.0, size=(n, 1))
+    if sparse:
+        F[rng.random(F.shape) < 0.7] = 0.0
+        F[rng.integers(0, n, 3)] = 0.0
+    inst = np.repeat(np.arange(n), rng.integers(0, 8, n))
+    pos = rng.integers(0, m, inst.size)
+    neg = np.where(rng.random(inst.size) < 0.05, pos, (pos + rng.integers(1, m, inst.size)) % m)
+    C = rng.uniform(0.01, 20.0, inst.size)
+    return (sp.csr_matrix(F) if sparse else F), inst, pos, neg, m, C
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("sparse", [False, True])
+def test_row_runs_epoch_is_the_pair_by_pair_epoch(seed, sparse):
+    """_cd_epoch_rows keeps a row's scores along a run of its pairs instead of recomputing them per pair: from the
+    same state (a random dual point and its W), over the same grouped order with the same shrinking bounds, one
+    epoch gives what _cd_epoch gives, up to rounding (the same pairs set aside, the same dual point and W)."""
+    F, inst, pos, neg, m, C = label_pairs_problem(seed, sparse=sparse)
+    args = pairwise_svm._as_feature_matrix(F)
+    is_sparse, dense, data, indices, indptr, n_rows, n_features = args
+    qdiag = pairwise_svm._pair_sq_norms(inst, inst, pos, neg, n_features, is_sparse, dense, data, indices, indptr)
+    row_sq = pairwise_svm._row_sq_norms(is_sparse, dense, data, indptr, n_rows)
+    rng = np.random.default_rng(seed)
+    alpha0 = np.where(rng.random(inst.size) < 0.5, 0.0, C * rng.uniform(0.2, 1.0, inst.size))
+    at_cap = rng.random(inst.size) < 0.2
+    alpha0[at_cap] = C[at_cap]  # pairs at both bounds and inside
+    W0 = np.zeros((m, n_features))
+    pairwise_svm._accumulate(W0, alpha0, inst, inst, pos, neg, is_sparse, dense, data, indices, indptr)
+    rank = rng.permutation(n_rows)
+    order = _grouped_order(np.arange(inst.size), inst, rank, n_rows, seed)
+    gradients = pairwise_svm._margins(W0, inst, inst, pos, neg, is_sparse, dense, data, indices, indptr) - 1.0
+    for bounds in ((np.inf, -np.inf), tuple(np.quantile(gradients, [0.7, 0.2]))):  # none, then some shrinking
+        out = []
+        for kernel in ("pairs", "rows"):
+            index, alpha, W = order.copy(), alpha0.copy(), W0.copy()
+            if kernel == "pairs":
+                pg = pairwise_svm._cd_epoch(index, inst.size, *bounds, alpha, C, qdiag, W, inst, inst, pos, neg,
+                                            is_sparse, dense, data, indices, indptr)
+            else:
+                pg = pairwise_svm._cd_epoch_rows(index, inst.size, *bounds, alpha, C, qdiag, W, inst, row_sq, pos,
+                                                 neg, is_sparse, dense, data, indices, indptr)
+            out.append((pg, index, alpha, W))
+        (pg_ref, index_ref, alpha_ref, W_ref), (pg_fast, index_fast, alpha_fast, W_fast) = out
+        assert pg_fast[2] == pg_ref[2] and np.array_equal(index_fast, index_ref)
+        np.testing.assert_allclose(pg_fast[:2], pg_ref[:2], rtol=0, atol=1e-10)
+        np.testing.assert_allclose(alpha_fast, alpha_ref, rtol=0, atol=1e-10 * C.max())
+        np.testing.assert_allclose(W_fast, W_ref, rtol=0, atol=1e-10 * max(1.0, np.abs(W_ref).max()))
+    assert pg_ref[2] < inst.size  # the second epoch did set pairs aside
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("sparse", [False, True])
+def test_row_runs_reach_the_pair_by_pair_optimum(monkeypatch, seed, sparse):
+    """fit_pairwise_hinge with groups takes _cd_epoch_rows for Rank-SVM's pairs (pos_rows == neg_rows): the same
+    optimum as the pair-by-pair epochs, from a warm start or cold (over thousands of epochs rounding may tip a
+    shrinking decision, so the iterates themselves may part)."""
+    F, inst, pos, neg, m, C = label_pairs_problem(seed, sparse=sparse)
+    fits = []
+    for row_runs in (False, True):
+        monkeypatch.setattr(pairwise_svm, "_ROW_RUNS", row_runs)
+        fits.append(fit_pairwise_hinge(F, inst, inst, C=C, pos_blocks=pos, neg_blocks=neg, n_blocks=m, tol=1e-6,
+                                       max_iter=100_000, random_state=seed, groups=inst))
+    for res in fits:
+        assert res.converged and res.duality_gap <= 1e-6 * max(1.0, res.primal_objective)
+    np.testing.assert_allclose(fits[1].coef, fits[0].coef, rtol=0, atol=1e-4 * max(1.0, np.abs(fits[0].coef).max()))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_row_runs_reach_liblinears_optimum(seed):
+    """The fast epochs solve the flattened problem (Elisseeff & Weston's pairs as explicit difference vectors)."""
+    F, inst, pos, neg, m, _ = label_pairs_problem(seed, n=15, m=4, d=3)
+    d = F.shape[1]
+    keep = pos != neg
+    inst, pos, neg = inst[keep], pos[keep], neg[keep]
+    Z = np.zeros((inst.size, m * d))
+    for p in range(inst.size):
+        Z[p, pos[p] * d:(pos[p] + 1) * d] += F[inst[p]]
+        Z[p, neg[p] * d:(neg[p] + 1) * d] -= F[inst[p]]
+    res = fit_pairwise_hinge(F, inst, inst, C=0.7, pos_blocks=pos, neg_blocks=neg, n_blocks=m, tol=1e-10,
+                             max_iter=100_000, groups=inst)
+    assert res.converged
+    np.testing.assert_allclose(res.coef.ravel(), liblinear_weights(Z, 0.7), atol=1e-5)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -158,9 +158,8 @@ def test_chunked_linear_algebra_matches_the_direct_computation(monkeypatch):
     monkeypatch.setattr(rankers_module, "_CHUNK_ELEMENTS", 50)  # a few instances per chunk
     rng = np.random.default_rng(8)
     Z = rng.normal(size=(23, 4, 5)) * 3 + 1
-    w, W = rng.normal(size=5), rng.normal(size=(23, 4))
+    w = rng.normal(size=5)
     np.testing.assert_allclose(rankers_module._linear_scores(Z, w, 0.5), Z @ w + 0.5)
-    np.testing.assert_allclose(rankers_module._weighted_sum(Z, W), np.einsum("ic,icd->d", W, Z))
     mean, scale = rankers_module._moments(Z)
     np.testing.assert_allclose(mean, Z.mean(axis=(0, 1)))
     np.testing.assert_allclose(scale, Z.std(axis=(0, 1)))
@@ -418,6 +417,31 @@ def test_svmmap_inference_equals_brute_force_over_all_rankings(m):
         # coef . s = w.Psi(y) - w.Psi(ranking), where the true ranking has loss 0
         assert coef[i] @ S[i] == pytest.approx(truth - (ours - loss[i]), abs=1e-12)
         assert coef[i].sum() == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_svmmap_constraint_in_one_pass_is_the_inference_and_two_sums(seed, dtype):
+    """SVM-MAP's constraint from one pass over Z (_most_violated_constraint) equals the composition it replaces:
+    the scores Z @ w, ap_loss_augmented_inference on them, and sum_i coef_i @ Z[i]; lists with no or every label
+    relevant (coef 0) and tied scores (integer-valued Z and w, where every order of summation is exact) included."""
+    from labelrank.rankers.svm import _most_violated_constraint
+
+    rng = np.random.default_rng(seed)
+    n, m, d = 37, 2 + seed, 11
+    Z = rng.normal(size=(n, m, d)) * 2.0 + 0.5
+    if seed % 2:
+        Z = np.round(Z)  # ties among a list's scores
+    Z = Z.astype(dtype)
+    Y = (rng.random((n, m)) < 0.4).astype(np.int64)
+    Y[0], Y[1] = 0, 1
+    w = rng.normal(size=d) if seed % 2 == 0 else np.round(3 * rng.normal(size=d))  # integer sums are exact
+    S = Z.astype(np.float64) @ w
+    _, coef, loss = ap_loss_augmented_inference(S, Y)
+    total, loss_sum = _most_violated_constraint(np.ascontiguousarray(Z), Y, w)
+    np.testing.assert_allclose(total, np.einsum("ic,icd->d", coef, Z.astype(np.float64)), rtol=1e-12, atol=1e-10)
+    assert loss_sum == pytest.approx(loss.sum(), rel=1e-12)
+    assert loss_sum > 0  # some list is violated at this w
 
 
 def test_svmmap_inference_worked_example():

@@ -132,17 +132,6 @@ def _linear_scores(Z: np.ndarray, w: np.ndarray, b: float = 0.0) -> np.ndarray:
     return out
 
 
-def _weighted_sum(Z: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """``sum_{i,c} weights[i, c] * Z[i, c]`` of shape (d,), in float64, chunk by chunk."""
-    n, m, d = Z.shape
-    total = np.zeros(d)
-    step = _chunk_rows(Z)
-    for start in range(0, n, step):
-        block = Z[start : start + step].reshape(-1, d)
-        total += weights[start : start + step].reshape(-1).astype(Z.dtype) @ block
-    return total
-
-
 
 # ----------------------------------------------------------------------------------------------------------------
 # the rankers

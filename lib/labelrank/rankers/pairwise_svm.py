@@ -88,6 +88,11 @@ numba = require("numba", "labelrank.rankers.pairwise_svm (the solver's compiled 
 
 __all__ = ["PairwiseHingeResult", "fit_pairwise_hinge", "pair_margins", "rank_svm_pairs"]
 
+#: With ``groups``, pairs whose two vectors are one row of ``F`` (Rank-SVM's) take :func:`_cd_epoch_rows`, the
+#: same epoch with one pass over a row per run of its pairs; False: :func:`_cd_epoch` (the reference, for tests
+#: and ``benchmarks/bench_protocol.py --compare``).
+_ROW_RUNS = True
+
 
 @dataclass(frozen=True)
 class PairwiseHingeResult:
@@ -227,13 +232,33 @@ def _accumulate(W, alpha, pos_rows, neg_rows, pos_blocks, neg_blocks, is_sparse,
 
 
 @numba.njit(cache=True, nogil=True)
-def _cd_epoch(index, n_active, bound_max, bound_min, alpha, upper, qdiag, W, pos_rows, neg_rows, pos_blocks,
-              neg_blocks, is_sparse, dense, data, indices, indptr):
-    """One pass of dual coordinate descent over the active pairs ``index[:n_active]``, in that order.
+def _projected_gradient(g, old, cap, bound_max, bound_min):
+    """(set aside, projected gradient) of a pair with dual gradient ``g`` at ``alpha = old`` in ``[0, cap]``.
 
     Shrinking (Hsieh et al. 2008, section 3.2): a pair at ``alpha = 0`` whose gradient exceeds ``bound_max`` (or at
-    ``alpha = C`` with gradient below ``bound_min``), the previous epoch's extreme projected gradients, is swapped
-    behind the active part. Returns (PG_max, PG_min, new number of active pairs).
+    ``alpha = cap`` with gradient below ``bound_min``), the previous epoch's extreme projected gradients, is very
+    likely to stay at its bound and is set aside."""
+    if old <= 0.0:
+        return g > bound_max, min(g, 0.0)
+    if old >= cap:
+        return g < bound_min, max(g, 0.0)
+    return False, g
+
+
+@numba.njit(cache=True, nogil=True)
+def _new_alpha(g, old, cap, q):
+    """The value of ``alpha`` in ``[0, cap]`` that maximises the dual along the pair's coordinate."""
+    if q > 0.0:
+        return min(max(old - g / q, 0.0), cap)
+    return cap  # z_p = 0: g = -1, the dual objective grows linearly in alpha_p
+
+
+@numba.njit(cache=True, nogil=True)
+def _cd_epoch(index, n_active, bound_max, bound_min, alpha, upper, qdiag, W, pos_rows, neg_rows, pos_blocks,
+              neg_blocks, is_sparse, dense, data, indices, indptr):
+    """One pass of dual coordinate descent over the active pairs ``index[:n_active]``, in that order; a pair set
+    aside (:func:`_projected_gradient`) is swapped behind the active part. Returns (PG_max, PG_min, new number of
+    active pairs).
     """
     pg_max = 0.0
     pg_min = 0.0
@@ -245,38 +270,105 @@ def _cd_epoch(index, n_active, bound_max, bound_min, alpha, upper, qdiag, W, pos
         g = (_row_dot(W, sa, a, is_sparse, dense, data, indices, indptr)
              - _row_dot(W, sb, b, is_sparse, dense, data, indices, indptr) - 1.0)
         old = alpha[p]
-        cap = upper[p]
-        if old <= 0.0:
-            if g > bound_max:  # shrink: at the lower bound and very likely to stay there
-                n_active -= 1
-                index[t], index[n_active] = index[n_active], index[t]
-                continue
-            pg = min(g, 0.0)
-        elif old >= cap:
-            if g < bound_min:  # shrink: at the upper bound and very likely to stay there
-                n_active -= 1
-                index[t], index[n_active] = index[n_active], index[t]
-                continue
-            pg = max(g, 0.0)
-        else:
-            pg = g
+        shrink, pg = _projected_gradient(g, old, upper[p], bound_max, bound_min)
+        if shrink:
+            n_active -= 1
+            index[t], index[n_active] = index[n_active], index[t]
+            continue
         t += 1
-        if pg > pg_max:
-            pg_max = pg
-        if pg < pg_min:
-            pg_min = pg
+        pg_max = max(pg_max, pg)
+        pg_min = min(pg_min, pg)
         if pg == 0.0:
             continue
-        if qdiag[p] > 0.0:
-            new = min(max(old - g / qdiag[p], 0.0), cap)
-        else:  # z_p = 0: g = -1, the dual objective grows linearly in alpha_p
-            new = cap
+        new = _new_alpha(g, old, upper[p], qdiag[p])
         delta = new - old
         if delta != 0.0:
             alpha[p] = new
             _row_axpy(W, sa, a, delta, is_sparse, dense, data, indices, indptr)
             _row_axpy(W, sb, b, -delta, is_sparse, dense, data, indices, indptr)
     return pg_max, pg_min, n_active
+
+
+@numba.njit(cache=True, nogil=True)
+def _flush_row(W, row, touched, n_touched, cached, pending, is_sparse, dense, data, indices, indptr):
+    """Write a run's pending changes ``W[j] += pending[j] * F[row]`` and empty the run's score cache."""
+    for k in range(n_touched):
+        j = touched[k]
+        if pending[j] != 0.0:
+            _row_axpy(W, j, row, pending[j], is_sparse, dense, data, indices, indptr)
+            pending[j] = 0.0
+        cached[j] = False
+
+
+@numba.njit(cache=True, nogil=True)
+def _cd_epoch_rows(index, n_active, bound_max, bound_min, alpha, upper, qdiag, W, rows, row_sq, pos_blocks,
+                   neg_blocks, is_sparse, dense, data, indices, indptr):
+    """:func:`_cd_epoch` for pairs whose two vectors are one row of ``F`` (``pos_rows == neg_rows``, Rank-SVM's):
+    the same visits, decisions and updates, with fewer passes over the rows.
+
+    Pair ``p`` of row ``a`` has the gradient :math:`s_{s_p} - s_{t_p} - 1` with :math:`s_j = \\langle w_j, F_a
+    \\rangle`, and its update :math:`\\Delta` changes only :math:`s_{s_p}` by :math:`+\\Delta \\lVert F_a
+    \\rVert^2` and :math:`s_{t_p}` by :math:`-\\Delta \\lVert F_a \\rVert^2`. So along a run of consecutive pairs
+    of one row (``groups`` puts a row's pairs together) the scores of the blocks the run touches are computed once,
+    kept up to date by those two scalar changes, and the run's changes to ``W`` are written once at its end, one
+    row operation per block instead of two dot products and two updates per pair. The arithmetic differs from
+    :func:`_cd_epoch`'s by rounding only (``tests/test_pairwise_svm.py`` compares the two).
+    """
+    n_blocks = W.shape[0]
+    scores = np.zeros(n_blocks)
+    pending = np.zeros(n_blocks)
+    cached = np.zeros(n_blocks, dtype=np.bool_)
+    touched = np.empty(n_blocks, dtype=np.int64)
+    n_touched = 0
+    current = -1
+    pg_max = 0.0
+    pg_min = 0.0
+    t = 0
+    while t < n_active:
+        p = index[t]
+        a = rows[p]
+        if a != current:  # a new run (a pair swapped in by shrinking may interrupt a row's run)
+            _flush_row(W, current, touched, n_touched, cached, pending, is_sparse, dense, data, indices, indptr)
+            n_touched = 0
+            current = a
+        sa, sb = pos_blocks[p], neg_blocks[p]
+        for j in (sa, sb):
+            if not cached[j]:
+                scores[j] = _row_dot(W, j, a, is_sparse, dense, data, indices, indptr)
+                cached[j] = True
+                touched[n_touched] = j
+                n_touched += 1
+        g = scores[sa] - scores[sb] - 1.0
+        old = alpha[p]
+        shrink, pg = _projected_gradient(g, old, upper[p], bound_max, bound_min)
+        if shrink:
+            n_active -= 1
+            index[t], index[n_active] = index[n_active], index[t]
+            continue
+        t += 1
+        pg_max = max(pg_max, pg)
+        pg_min = min(pg_min, pg)
+        if pg == 0.0:
+            continue
+        new = _new_alpha(g, old, upper[p], qdiag[p])
+        delta = new - old
+        if delta != 0.0:
+            alpha[p] = new
+            scores[sa] += delta * row_sq[a]
+            scores[sb] -= delta * row_sq[a]
+            pending[sa] += delta
+            pending[sb] -= delta
+    if current >= 0:
+        _flush_row(W, current, touched, n_touched, cached, pending, is_sparse, dense, data, indices, indptr)
+    return pg_max, pg_min, n_active
+
+
+def _row_sq_norms(is_sparse: bool, dense: np.ndarray, data: np.ndarray, indptr: np.ndarray,
+                  n_rows: int) -> np.ndarray:
+    """:math:`\\lVert F_a \\rVert^2` of every row."""
+    if not is_sparse:
+        return np.einsum("ij,ij->i", dense, dense)
+    return np.bincount(np.repeat(np.arange(n_rows), np.diff(indptr)), data * data, minlength=n_rows)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -427,7 +519,9 @@ def fit_pairwise_hinge(
         random order and each group's pairs together, in random order, instead of all pairs in one random order:
         pairs of one group share rows of ``F``, which then stay in the processor's cache when ``F`` does not fit
         in it (``benchmarks/bench_protocol.py --compare`` times both orders). Same problem, same stopping rule,
-        another (still random) visiting order.
+        another (still random) visiting order. Where both vectors of every pair are one row of ``F`` (Rank-SVM's
+        pairs, grouped by instance), a group's visit computes the row's block scores once and updates them as
+        scalars, writing ``W`` once at the end (:func:`_cd_epoch_rows`; the same epoch up to rounding).
 
     Returns
     -------
@@ -485,6 +579,9 @@ def fit_pairwise_hinge(
                                indices, indptr)
         index = np.arange(n_pairs)
         n_active, bound_max, bound_min = n_pairs, np.inf, -np.inf
+        by_row = _ROW_RUNS and groups is not None and np.array_equal(pos_rows, neg_rows)
+        if by_row:  # Rank-SVM's pairs, a row's pairs visited together: _cd_epoch_rows
+            row_sq = _row_sq_norms(is_sparse, dense, data, indptr, n_rows)
         while n_iter < max_iter:
             if groups is None:
                 index[:n_active] = rng.permutation(index[:n_active])
@@ -492,8 +589,13 @@ def fit_pairwise_hinge(
                 rank = rng.permutation(n_groups)
                 index[:n_active] = _grouped_order(index[:n_active], groups, rank, n_groups,
                                                   int(rng.integers(2**31)))
-            pg_max, pg_min, n_active = _cd_epoch(index, n_active, bound_max, bound_min, alpha, upper, qdiag, W,
-                                                 *args)
+            if by_row:
+                pg_max, pg_min, n_active = _cd_epoch_rows(index, n_active, bound_max, bound_min, alpha, upper,
+                                                          qdiag, W, pos_rows, row_sq, pos_blocks, neg_blocks,
+                                                          is_sparse, dense, data, indices, indptr)
+            else:
+                pg_max, pg_min, n_active = _cd_epoch(index, n_active, bound_max, bound_min, alpha, upper, qdiag,
+                                                     W, *args)
             n_iter += 1
             violation = pg_max - pg_min
             if violation <= tol:

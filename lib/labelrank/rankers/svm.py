@@ -14,9 +14,7 @@ from labelrank._optional import require
 from labelrank._validation import _describe, check_label_matrix
 from labelrank.rankers._base import (
     _chunk_rows,
-    _linear_scores,
     _SVMRanker,
-    _weighted_sum,
 )
 from labelrank.rankers._simplex_qp import solve_simplex_qp
 from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm, fit_pairwise_hinge_alm_path
@@ -30,61 +28,93 @@ numba = require("numba", "labelrank.rankers (the SVM rankers' compiled kernels)"
 
 
 @numba.njit(cache=True, nogil=True)
+def _most_violated_list(s, y, ranking, coef):  # pragma: no cover - compiled
+    """One list's most violated ranking (written to ``ranking`` and ``coef``, rows of the caller's arrays); returns
+    its loss 1 - AP."""
+    m = s.shape[0]
+    rel = np.flatnonzero(y == 1)
+    irr = np.flatnonzero(y == 0)
+    R, I = rel.shape[0], irr.shape[0]
+    if R == 0 or I == 0:  # every ranking has AP loss 0 and Psi = 0: the model's own order
+        order = np.argsort(-s, kind="mergesort")
+        for p in range(m):
+            ranking[p] = order[p]
+            coef[order[p]] = 0.0
+        return 0.0
+    rel = rel[np.argsort(-s[rel], kind="mergesort")]
+    irr = irr[np.argsort(-s[irr], kind="mergesort")]
+    sp = s[rel]
+    sn = s[irr]
+    scale = 2.0 / (R * I)
+    # delta_j(p): gain of placing irrelevant j (1-based) after exactly p relevant labels rather than after all
+    # R of them: sum over k = p+1..R of [k / (R (k+j-1)(k+j)) - 2 (s+_k - s-_j) / (R I)]
+    place = np.empty(I, dtype=np.int64)
+    prev = 0
+    for jj in range(I):
+        j = jj + 1
+        best_val = 0.0  # p = R: empty sum
+        best_p = R
+        acc = 0.0
+        for p in range(R - 1, -1, -1):  # add the term k = p + 1
+            k = p + 1
+            acc += k / (R * (k + j - 1.0) * (k + j)) - scale * (sp[k - 1] - sn[jj])
+            if acc >= best_val:  # ties go to the smaller p (higher placement)
+                best_val = acc
+                best_p = p
+        if best_p < prev:  # argmaxes are monotone (Yue et al., Lemma 1); guard against rounding
+            best_p = prev
+        place[jj] = best_p
+        prev = best_p
+    # merge: irrelevant jj comes right after the first place[jj] relevant labels (and after irrelevant jj-1)
+    ap = 0.0
+    p = 0
+    jj = 0
+    for k in range(R + 1):
+        while jj < I and place[jj] == k:
+            ranking[p] = irr[jj]
+            coef[irr[jj]] = -scale * (R - k)
+            p += 1
+            jj += 1
+        if k < R:
+            ranking[p] = rel[k]
+            # jj irrelevant labels are above the (k+1)-th relevant one
+            coef[rel[k]] = scale * jj
+            ap += (k + 1.0) / (p + 1.0)
+            p += 1
+    return 1.0 - ap / R
+
+
+@numba.njit(cache=True, nogil=True)
 def _most_violated_kernel(S, Y, ranking, coef, loss):  # pragma: no cover - compiled
-    n, m = S.shape
+    for i in range(S.shape[0]):
+        loss[i] = _most_violated_list(S[i], Y[i], ranking[i], coef[i])
+
+
+@numba.njit(cache=True, nogil=True, fastmath=True)
+def _most_violated_constraint(Z, Y, w):  # pragma: no cover - compiled
+    """SVM-MAP's averaged most violated constraint from one pass over ``Z`` (n, m, d): per list the scores
+    ``Z[i] @ w``, the list's most violated ranking, and its ``coef @ Z[i]`` while the list's rows are in the cache.
+    Returns (sum over the lists of ``coef_i @ Z[i]``, sum of the losses); sums in float64 whatever ``Z``'s dtype,
+    reassociated (``fastmath``) so that the compiler may vectorise them."""
+    n, m, d = Z.shape
+    total = np.zeros(d)
+    loss = 0.0
+    s = np.empty(m)
+    ranking = np.empty(m, dtype=np.int64)
+    coef = np.zeros(m)
     for i in range(n):
-        s = S[i]
-        rel = np.flatnonzero(Y[i] == 1)
-        irr = np.flatnonzero(Y[i] == 0)
-        R, I = rel.shape[0], irr.shape[0]
-        if R == 0 or I == 0:  # every ranking has AP loss 0 and Psi = 0: the model's own order
-            order = np.argsort(-s, kind="mergesort")
-            for p in range(m):
-                ranking[i, p] = order[p]
-                coef[i, order[p]] = 0.0
-            loss[i] = 0.0
-            continue
-        rel = rel[np.argsort(-s[rel], kind="mergesort")]
-        irr = irr[np.argsort(-s[irr], kind="mergesort")]
-        sp = s[rel]
-        sn = s[irr]
-        scale = 2.0 / (R * I)
-        # delta_j(p): gain of placing irrelevant j (1-based) after exactly p relevant labels rather than after all
-        # R of them: sum over k = p+1..R of [k / (R (k+j-1)(k+j)) - 2 (s+_k - s-_j) / (R I)]
-        place = np.empty(I, dtype=np.int64)
-        prev = 0
-        for jj in range(I):
-            j = jj + 1
-            best_val = 0.0  # p = R: empty sum
-            best_p = R
+        for c in range(m):
             acc = 0.0
-            for p in range(R - 1, -1, -1):  # add the term k = p + 1
-                k = p + 1
-                acc += k / (R * (k + j - 1.0) * (k + j)) - scale * (sp[k - 1] - sn[jj])
-                if acc >= best_val:  # ties go to the smaller p (higher placement)
-                    best_val = acc
-                    best_p = p
-            if best_p < prev:  # argmaxes are monotone (Yue et al., Lemma 1); guard against rounding
-                best_p = prev
-            place[jj] = best_p
-            prev = best_p
-        # merge: irrelevant jj comes right after the first place[jj] relevant labels (and after irrelevant jj-1)
-        ap = 0.0
-        p = 0
-        jj = 0
-        for k in range(R + 1):
-            while jj < I and place[jj] == k:
-                ranking[i, p] = irr[jj]
-                coef[i, irr[jj]] = -scale * (R - k)
-                p += 1
-                jj += 1
-            if k < R:
-                ranking[i, p] = rel[k]
-                # jj irrelevant labels are above the (k+1)-th relevant one
-                coef[i, rel[k]] = scale * jj
-                ap += (k + 1.0) / (p + 1.0)
-                p += 1
-        loss[i] = 1.0 - ap / R
+            for j in range(d):
+                acc += Z[i, c, j] * w[j]
+            s[c] = acc
+        loss += _most_violated_list(s, Y[i], ranking, coef)
+        for c in range(m):
+            v = coef[c]
+            if v != 0.0:
+                for j in range(d):
+                    total[j] += v * Z[i, c, j]
+    return total, loss
 
 
 def ap_loss_augmented_inference(scores: Any, Y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -338,8 +368,9 @@ class SVMMAP(_SVMRanker):
     equivalent problem :math:`\min \tfrac12 \lVert w \rVert^2 + C \xi` s.t. :math:`w \cdot \bar a \ge \bar b - \xi`
     for every joint choice of rankings, :math:`\bar a = \frac1n \sum_i \delta\Psi_i`,
     :math:`\bar b = \frac1n \sum_i \Delta_i`: each iteration runs the exact loss-augmented inference on every list
-    at the current :math:`w`, adds the averaged constraint to the working set, and re-solves the working set's dual
-    QP (:math:`\max_\alpha \sum_t \alpha_t \bar b_t - \tfrac12 \lVert \sum_t \alpha_t \bar a_t \rVert^2`,
+    at the current :math:`w` (one pass over the features: a list's scores, its most violated ranking and its share
+    of :math:`\bar a` together), adds the averaged constraint to the working set, and re-solves the working set's
+    dual QP (:math:`\max_\alpha \sum_t \alpha_t \bar b_t - \tfrac12 \lVert \sum_t \alpha_t \bar a_t \rVert^2`,
     :math:`\alpha \ge 0`, :math:`\sum_t \alpha_t \le C`) exactly, by an active-set method warm-started from the
     last solution (:func:`labelrank.rankers._simplex_qp.solve_simplex_qp`); as in SVM-struct, a constraint whose
     dual variable has stayed 0 for 50 iterations leaves the working set (it comes back if it is the
@@ -442,15 +473,16 @@ class SVMMAP(_SVMRanker):
     def _constraint(self, Z: np.ndarray, Y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, float]:
         """The averaged most violated constraint (a, b) at ``w`` (weights on the standardised features)."""
         n = Z.shape[0]
-        scores = _linear_scores(Z, w / self.scale_)  # the mean's shift is common to a list: no effect
-        _, coef, loss = ap_loss_augmented_inference(scores, Y)
-        a = _weighted_sum(Z, coef) / self.scale_ / n  # rows of coef sum to 0: the mean cancels
-        return a, float(loss.mean())
+        # the mean's shift is common to a list (no effect on its ranking), and the rows of coef sum to 0 (it
+        # cancels in the constraint): the raw features and the weights over the scale are the whole standardisation
+        total, loss = _most_violated_constraint(Z, Y, w / self.scale_)
+        return total / self.scale_ / n, loss / n
 
     def _fit(self, Z: np.ndarray, Y: np.ndarray) -> None:
         C, tol = float(self.C), float(self.tol)
-        # every iteration passes over Z twice (the scores, the constraint): in C order, not a copy per pass
+        # every iteration passes over Z once (_most_violated_constraint): in C order, not a copy per pass
         Z = np.ascontiguousarray(Z)
+        Y = np.ascontiguousarray(Y, dtype=np.int64)
         A, b, G, alpha = self._initial_working_set(Z, C)
         idle = np.zeros(b.shape[0], dtype=np.int64)  # iterations each constraint has spent at alpha = 0
         w = alpha @ A
