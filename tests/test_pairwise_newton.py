@@ -167,6 +167,24 @@ def test_ranksvmir_solvers_agree(seed, C):
     np.testing.assert_allclose(alm.decision_function(Z), dcd.decision_function(Z), atol=1e-5)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_float32_rows_are_solved_as_they_are(seed):
+    """A float32 F (RankSVMIR's rows of float32 meta-level features) is not copied to float64, and the certified
+    optimum is that of the float64 problem with the same values."""
+    F, a, b = random_problem(seed, n_rows=60, d=5, n_pairs=300)
+    F32 = F.astype(np.float32)
+    Z, _, _ = pairwise_newton._checked(F32, a, b, 1e-6, 100, True)
+    assert Z.F.dtype == np.float32 and np.shares_memory(Z.F, F32)
+    fits = [fit_pairwise_hinge_alm(G, a, b, 0.3, tol=1e-10) for G in (F32, F32.astype(np.float64))]
+    assert all(res.converged for res in fits)
+    np.testing.assert_allclose(fits[0].coef, fits[1].coef, rtol=0, atol=1e-6)
+    Zr, Y = ranking_problem(seed)
+    rankers = [RankSVMIR(C=0.05, tol=1e-10).fit(Zr.astype(t), Y) for t in (np.float32, np.float64)]
+    assert rankers[0]._pair_rows(Zr.astype(np.float32), Y)[0].dtype == np.float32
+    assert all(r.converged_ for r in rankers)
+    np.testing.assert_allclose(*(r.decision_function(Zr) for r in rankers), atol=1e-4)
+
+
 def test_ranksvmir_rejects_an_unknown_solver():
     Z, Y = ranking_problem(0)
     with pytest.raises(ValueError, match="solver must be one of .* got 'newton'"):
@@ -269,15 +287,21 @@ def test_a_sampled_hessian_reaches_the_same_optimum(monkeypatch, C):
     assert sampled.primal_objective == pytest.approx(exact.primal_objective, rel=1e-9)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("nonzero", [1, 5, 200, 2000])
-def test_pair_products_match_the_explicit_difference_matrix(nonzero):
-    # Z^T r from the rows that r touches (few nonzeros) or from all rows (many) is the explicit product
+def test_pair_products_match_the_explicit_difference_matrix(nonzero, dtype):
+    """Z^T r from the rows that r touches (few nonzeros) or from all rows (many) is the explicit product; float32
+    rows are multiplied and summed in float64 (the explicit matrix is formed from their float64 values)."""
     F, a, b = random_problem(11, n_rows=300, d=7, n_pairs=2000)
+    F = F.astype(dtype).astype(np.float64)  # the values a float32 F holds
     rng = np.random.default_rng(nonzero)
     r = np.zeros(a.size)
     r[rng.choice(a.size, nonzero, replace=False)] = rng.normal(size=nonzero)
-    Z = _pair_maps._Pairs(F, a, b)
+    Z = _pair_maps._Pairs(F.astype(dtype), a, b)
+    assert Z.F.dtype == dtype
     np.testing.assert_allclose(Z.apply_t(r), (F[a] - F[b]).T @ r, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(Z.rows(np.arange(50)), F[a[:50]] - F[b[:50]], rtol=0, atol=0)
+    np.testing.assert_allclose(Z.norms(), np.linalg.norm(F[a] - F[b], axis=1), rtol=1e-14)
     w = rng.normal(size=7)
     np.testing.assert_allclose(Z.apply(w), (F[a] - F[b]) @ w, rtol=1e-12, atol=1e-12)
     pairs = np.flatnonzero(r)

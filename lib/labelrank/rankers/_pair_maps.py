@@ -17,6 +17,10 @@ from collections.abc import Callable
 import numpy as np
 import scipy.linalg
 
+from labelrank._optional import require
+
+numba = require("numba", "labelrank.rankers._pair_maps (the pair maps' compiled kernels)")
+
 #: Pairs whose difference vectors are formed at once when the band's Hessian is accumulated.
 _CHUNK = 32_768
 
@@ -42,6 +46,32 @@ _UPDATE_TOL = 1e-10
 _REANCHOR = 0.1
 
 
+@numba.njit(cache=True, nogil=True, fastmath=True)
+def _row_dots(F, w):  # pragma: no cover - compiled
+    """``F @ w`` for a float32 or float64 ``F``, each product and sum in float64 (reassociated, so vectorised)."""
+    n, d = F.shape
+    out = np.empty(n)
+    for i in range(n):
+        acc = 0.0
+        for j in range(d):
+            acc += F[i, j] * w[j]
+        out[i] = acc
+    return out
+
+
+@numba.njit(cache=True, nogil=True, fastmath=True)
+def _weighted_rows(F, c):  # pragma: no cover - compiled
+    """``F.T @ c`` in float64, reading only the rows with ``c != 0``."""
+    n, d = F.shape
+    out = np.zeros(d)
+    for i in range(n):
+        v = c[i]
+        if v != 0.0:
+            for j in range(d):
+                out[j] += v * F[i, j]
+    return out
+
+
 def _system_solver(G: np.ndarray, sigma: float) -> Callable[[np.ndarray], np.ndarray]:
     r"""``r ->`` :math:`(I + \sigma G)^{-1} r` for a Gram matrix ``G``, factored once: by Cholesky, or, when
     rounding has made ``I + sigma G`` indefinite (large ``sigma`` and collinear features), through the eigenvalues
@@ -58,7 +88,13 @@ def _system_solver(G: np.ndarray, sigma: float) -> Callable[[np.ndarray], np.nda
 
 
 class _Pairs:
-    """The linear maps ``w -> Zw`` and ``r -> Z^T r`` of a dense ``F`` and its pairs, without forming ``Z``."""
+    """The linear maps ``w -> Zw`` and ``r -> Z^T r`` of a dense ``F`` and its pairs, without forming ``Z``.
+
+    ``F`` is float64 or float32 (the meta-level features' type: half the bytes to pass over, which is what the
+    maps cost on large problems); every product with float32 rows is computed and summed in float64 by compiled
+    loops (:func:`_row_dots`, :func:`_weighted_rows`), float64 rows go to BLAS, and the pairs' difference vectors
+    are formed in float64.
+    """
 
     def __init__(self, F: np.ndarray, pos: np.ndarray, neg: np.ndarray):
         self.F, self.pos, self.neg = F, pos, neg
@@ -78,12 +114,18 @@ class _Pairs:
         return (1, self.F.shape[1])
 
     def apply(self, w: np.ndarray) -> np.ndarray:
-        s = self.F @ w
+        s = self._dots(self.F, w)
         return s[self.pos] - s[self.neg]
 
     def apply_pairs(self, w: np.ndarray, pairs: np.ndarray) -> np.ndarray:
         """``(Zw)[pairs]`` from the rows of those pairs alone."""
-        return self.F[self.pos[pairs]] @ w - self.F[self.neg[pairs]] @ w
+        return self._dots(self.F[self.pos[pairs]], w) - self._dots(self.F[self.neg[pairs]], w)
+
+    @staticmethod
+    def _dots(F: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """``F @ w`` in float64: BLAS for float64 rows, :func:`_row_dots` for float32 ones (BLAS would sum them
+        in float32, numpy would copy them to float64 first)."""
+        return F @ w if F.dtype == np.float64 else _row_dots(F, w)
 
     def norms(self) -> np.ndarray:
         r""":math:`\lVert z_p \rVert` of every pair (computed once, in chunks)."""
@@ -91,12 +133,15 @@ class _Pairs:
             self._norms = np.empty(self.pos.size)
             for start in range(0, self.pos.size, _CHUNK):
                 idx = slice(start, start + _CHUNK)
-                self._norms[idx] = np.linalg.norm(self.F[self.pos[idx]] - self.F[self.neg[idx]], axis=1)
+                self._norms[idx] = np.linalg.norm(self.rows(np.arange(start, min(start + _CHUNK, self.pos.size))),
+                                                  axis=1)
         return self._norms
 
     def apply_t(self, r: np.ndarray) -> np.ndarray:
         n = self.F.shape[0]
         c = np.bincount(self.pos, r, minlength=n) - np.bincount(self.neg, r, minlength=n)
+        if self.F.dtype != np.float64:
+            return _weighted_rows(self.F, c)  # reads only the rows with c != 0
         rows = np.flatnonzero(c)
         if rows.size > n // 4:
             return self.F.T @ c
@@ -108,8 +153,8 @@ class _Pairs:
         return _Pairs(self.F[rows], inverse[: pairs.size], inverse[pairs.size :])
 
     def rows(self, pairs: np.ndarray) -> np.ndarray:
-        """:math:`Z_B`: the difference vectors of the pairs ``pairs`` (indices), one row each."""
-        return self.F[self.pos[pairs]] - self.F[self.neg[pairs]]
+        """:math:`Z_B`: the difference vectors of the pairs ``pairs`` (indices), one row each, in float64."""
+        return self.F[self.pos[pairs]].astype(np.float64, copy=False) - self.F[self.neg[pairs]]
 
     def columns(self, pairs: np.ndarray) -> np.ndarray:
         """:math:`Z_B^\\top`: the difference vectors of the pairs ``pairs`` (indices), one column each."""

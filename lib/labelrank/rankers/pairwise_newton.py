@@ -53,7 +53,7 @@ Every product with ``Z`` is one pass over ``F`` (``F @ w``, then a gather over t
 with :math:`Z^\top` is one scatter over the pairs and ``F.T @ c`` over the rows it touches; no pair's difference
 vector is stored except those of the band, in chunks.
 
-Four things make a large ranking problem cheap, none of which changes the optimum or its certificate:
+Five things make a large ranking problem cheap, none of which changes the optimum or its certificate:
 
 * **A working set** (``shrinking=True``; Joachims 1999's shrinking, in the form of Hsieh et al. 2008). A pair with
   :math:`v_p \ge 1` adds nothing to :math:`\varphi` or its gradient, and a ranking problem's pairs mostly end far
@@ -74,6 +74,10 @@ Four things make a large ranking problem cheap, none of which changes the optimu
   plus a change of low rank, solved through the Woodbury identity from that factor and checked against its own
   residual (:class:`~labelrank.rankers._pair_maps._Factored`; Rank-SVM's C path on yeast, fold 0: 1,335
   factorisations became 744).
+* **Rows read in float32** where they come so (RankSVM-IR's rows of the meta-level features): most of a
+  RankSVM-IR fit is passes over ``F`` (``F @ w`` and ``F.T @ c``, each limited by the bytes it reads), and float32
+  halves them; the products are computed and summed in float64 by compiled loops, so the problem solved is
+  exactly the one with those float32 values (:class:`~labelrank.rankers._pair_maps._Pairs`).
 
 References
 ----------
@@ -317,7 +321,9 @@ def fit_pairwise_hinge_alm(
     Parameters
     ----------
     F : array-like of shape (n_rows, n_features)
-        Dense rows (the method forms ``n_features`` x ``n_features`` systems; meant for a few hundred columns).
+        Dense rows (the method forms ``n_features`` x ``n_features`` systems; meant for a few hundred columns). A
+        float32 array of one block is used as it is (every product with it is summed in float64); anything else
+        is read as float64.
     pos_rows, neg_rows : array-like of int, shape (n_pairs,)
         Row of ``F`` of the positive and the negative vector of each pair.
     C : float or array-like of shape (n_pairs,), default=1.0
@@ -454,7 +460,8 @@ def _checked(F: Any, pos_rows: Any, neg_rows: Any, tol: Any, max_iter: Any, shri
     checked."""
     if F is None or isinstance(F, (str, bytes)) or hasattr(F, "tocsr"):
         raise TypeError(f"F must be a dense 2-D array, got {type(F).__name__}")
-    F = _as_dense_matrix(F)
+    one_block = pos_blocks is None and neg_blocks is None
+    F = _as_dense_matrix(F, keep_float32=one_block)  # _Pairs reads float32 rows as they are
     n_rows = F.shape[0]
     pos = _as_index(pos_rows, "pos_rows", None, n_rows, "the rows of F")
     neg = _as_index(neg_rows, "neg_rows", pos.shape[0], n_rows, "the rows of F")
@@ -462,7 +469,7 @@ def _checked(F: Any, pos_rows: Any, neg_rows: Any, tol: Any, max_iter: Any, shri
     max_iter = check_positive_int(max_iter, "max_iter")
     if not isinstance(shrinking, (bool, np.bool_)):
         raise TypeError(f"shrinking must be True or False, got {shrinking!r}")
-    if pos_blocks is None and neg_blocks is None:
+    if one_block:
         if n_blocks is not None:
             raise ValueError(f"n_blocks needs pos_blocks and neg_blocks, got n_blocks={n_blocks!r} alone")
         return _Pairs(F, pos, neg), tol, max_iter

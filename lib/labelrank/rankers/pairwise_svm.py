@@ -394,10 +394,12 @@ def _as_feature_matrix(F: Any) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray
     return False, dense, np.empty(0), empty_i, empty_i, dense.shape[0], dense.shape[1]
 
 
-def _as_dense_matrix(F: Any) -> np.ndarray:
-    """``F`` as a C-contiguous, finite float64 matrix of shape (n_rows, n_features)."""
+def _as_dense_matrix(F: Any, keep_float32: bool = False) -> np.ndarray:
+    """``F`` as a C-contiguous, finite float64 matrix of shape (n_rows, n_features) (``keep_float32``: a float32
+    array stays float32, not copied to float64)."""
+    float32 = keep_float32 and isinstance(F, np.ndarray) and F.dtype == np.float32
     try:
-        dense = np.ascontiguousarray(F, dtype=np.float64)
+        dense = np.ascontiguousarray(F, dtype=np.float32 if float32 else np.float64)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"F must hold real numbers: {exc}") from exc
     if dense.ndim != 2:

@@ -303,12 +303,13 @@ class RankSVMIR(_SVMRanker):
         self._solve(*self._pair_rows(Z, Y))
 
     def _pair_rows(self, Z: np.ndarray, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The standardised rows ``F`` (one per (instance, label)), each pair's positive and negative row, and
-        each pair's instance."""
+        """The standardised rows ``F`` (one per (instance, label), in ``Z``'s float type: float32 meta-level
+        features give float32 rows, half the bytes the solver passes over), each pair's positive and negative row,
+        and each pair's instance."""
         n, m, d = Z.shape
         inst, rel, irr = rank_svm_pairs(Y)
         # the mean cancels in every pair difference: dividing by the scale is the whole standardisation
-        F = np.empty((n * m, d))
+        F = np.empty((n * m, d), dtype=np.float32 if Z.dtype == np.float32 else np.float64)
         step = _chunk_rows(Z)
         for start in range(0, n, step):
             block = Z[start : start + step].reshape(-1, d)

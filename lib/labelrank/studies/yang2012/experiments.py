@@ -168,8 +168,10 @@ METHODS: dict[str, MethodSpec] = {
         # path (RankSVMIR.fit_path); 8: the penalty grows only after an inner solve that was not cut short, small
         # Newton systems by the Woodbury identity, a failed warm start solved again cold; 9: Newton steps of exact
         # length (pairwise_newton._exact_step; the same optimum, fewer steps); 10: along the C path each solve
-        # also starts from the previous dual point, its bound pairs at the new bound (the same optimum)
-        MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=10, warm_axis="C"),
+        # also starts from the previous dual point, its bound pairs at the new bound (the same optimum); 11: the
+        # standardised rows in float32 (the meta-level features' type), the products with them compiled and summed
+        # in float64 (_pair_maps._row_dots, _weighted_rows): half the bytes per pass over the rows
+        MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=11, warm_axis="C"),
         # version 2: the lambdas of a batch computed by one compiled kernel (the same formulas; sums in another
         # order, so the last bits differ and a long run at a large learning rate drifts apart)
         MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr")), version=2,
