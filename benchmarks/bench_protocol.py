@@ -23,7 +23,8 @@ result is the same:
   dual coordinate descent visiting the pairs in one random order per epoch or instance by instance, at C = 0.001,
   the middle C and C = 1000: time and primal objective;
 * MLC-RankSVM-IR's C axis (k = 50) as point tasks and as the full search's warm-started path task (the pairs and
-  rows built once, each C starting from the previous solution, :attr:`MethodSpec.warm_axis`): time, MAP, choice;
+  rows built once, each C starting from the previous solution, :attr:`MethodSpec.warm_axis`), the path task also
+  with its rows in float64 as before they were float32: time, MAP, choice;
 * MLC-SVM-MAP's C axis (k = 50) as the full search's warm-started path task (each C starts from the previous one's
   working set, :attr:`MethodSpec.warm_axis`) with the working set's QP solved as before (``SMO warm path``:
   sequential minimal optimisation, at most 100,000 steps per QP, and the constraint from two passes over the
@@ -323,13 +324,35 @@ def compare_ranksvm_ir(dataset, proto, dcd=True) -> None:
               f"alm's speed-up x{t_dcd / t_alm:.1f}", flush=True)
 
 
+@contextlib.contextmanager
+def float64_rows():
+    """RankSVM-IR's standardised rows in float64 whatever the features' type, as before its float32 rows (the
+    solver's products with them then go to BLAS)."""
+    pair_rows = svm_module.RankSVMIR._pair_rows
+
+    def as_float64(self, Z, Y):
+        F, *rest = pair_rows(self, Z.astype(np.float64), Y)
+        return (F, *rest)
+
+    svm_module.RankSVMIR._pair_rows = as_float64
+    try:
+        yield
+    finally:
+        svm_module.RankSVMIR._pair_rows = pair_rows
+
+
 def compare_ranksvm_ir_path(dataset, proto) -> None:
-    """RankSVM-IR's C axis as point tasks (the reference) and as the full search's warm path task."""
+    """RankSVM-IR's C axis as point tasks (the reference), as the full search's warm path task with float64 rows
+    (the code before its float32 rows) and as the warm path task."""
     print(f"-- {dataset}: MLC-RankSVM-IR, C axis x{len(proto.grids['C'])} at k = 50, fold 0")
     reference, ref_maps, _ = c_axis(dataset, "MLC-RankSVM-IR", proto, path=False)
+    with float64_rows():
+        wide, wide_maps, _ = c_axis(dataset, "MLC-RankSVM-IR", proto, path=True)
     seconds, maps, _ = c_axis(dataset, "MLC-RankSVM-IR", proto, path=True)
     print(f"   point tasks {reference:8.2f} CPU s   warm path {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.1f}"
           f"   {choice_of_c(proto, maps, ref_maps)}", flush=True)
+    print(f"   warm path with float64 rows {wide:8.2f} CPU s, with float32 rows {seconds:8.2f} CPU s   speed-up "
+          f"x{wide / seconds:5.2f}   {choice_of_c(proto, maps, wide_maps)}", flush=True)
 
 
 @contextlib.contextmanager
