@@ -378,7 +378,7 @@ class RankSVM(_MultiLabelBaseline):
     it for problems of at most 2,048 of them (a sparse ``X`` densified; emotions, scene, yeast). ``"dcd"`` is dual
     coordinate descent (:func:`~labelrank.rankers.pairwise_svm.fit_pairwise_hinge`) visiting each instance's pairs
     together (``groups``), so that an instance's label scores are computed once per visit instead of twice per pair
-    (3.6 times less CPU time along yeast's Fig. 2 C path, fold 0). It slows down as ``C`` grows: on emotions (fold
+    (4.3 times less CPU time along yeast's Fig. 2 C path, fold 0). It slows down as ``C`` grows: on emotions (fold
     0 of the book's protocol) it stops at 1,000 epochs from ``C`` of about 0.1 on, with an objective 2.4 times the
     optimum's at ``C`` = 8.9 and 1,400 times at ``C`` = 1e6. A fit that stops at ``max_iter`` warns with a
     :class:`~sklearn.exceptions.ConvergenceWarning`.
