@@ -575,7 +575,31 @@ def test_a_run_stops_its_workers_first_thing_at_exit(tmp_path):
     workers = json.loads(workers)
     assert workers and int(pid) not in workers, (pid, workers)  # the tasks ran in the pool's workers
     assert not list(tmp_path.glob("finalised-*")), "loky's gentle shutdown finalised the workers"
-    assert "leaked" not in done.stderr, done.stderr
+    assert not _left_behind(done.stderr), done.stderr
+
+
+def _left_behind(stderr: str) -> list[str]:
+    """The resources joblib's resource tracker reports as leaked at shutdown and could still remove: each one it
+    reports is followed by its unlink's error where the resource was already gone. Under load the pool's
+    ``sem_unlink`` can land while its message to the tracker does not (seen once in a fresh-clone CI rehearsal:
+    1 leaked semlock, then ``FileNotFoundError`` for it); such a lock was removed, nothing was left."""
+    import ast
+    import re
+
+    reports = re.findall(r"leaked \w+ objects to clean up at shutdown(?:: (\{.*?\}))?", stderr)
+    reported = [name for found in reports for name in (ast.literal_eval(found) if found else ["(unnamed)"])]
+    return [name for name in reported if f"resource_tracker: {name}: FileNotFoundError" not in stderr]
+
+
+def test_a_lock_already_removed_is_not_left_behind():
+    """The check above: a reported lock whose unlink found nothing is gone; one the tracker removed was left."""
+    report = ("UserWarning: resource_tracker: There appear to be 1 leaked semlock objects to clean up at shutdown: "
+              "{'/loky-1-a': 1}\n")
+    gone = "UserWarning: resource_tracker: /loky-1-a: FileNotFoundError(2, 'No such file or directory')\n"
+    assert _left_behind(report) == ["/loky-1-a"]
+    assert _left_behind(report + gone) == []
+    assert _left_behind("") == []
+    assert _left_behind("There appear to be 2 leaked semlock objects to clean up at shutdown\n") == ["(unnamed)"]
 
 
 # ---- warm-started paths along a method's warm_axis, batched ones along its batch_axis (the full search) ---------
