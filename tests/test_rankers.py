@@ -815,56 +815,6 @@ def test_lightgbm_learning_rates_binned_once_grow_lgbmrankers_trees(seed):
         base.fit_learning_rates(Z, Y, [])
 
 
-@pytest.mark.parametrize("seed, m, rate", [(57, 40, 0.05), (58, 86, 0.015), (59, 12, 0.4), (60, 3, 0.5)])
-def test_lightgbm_compiled_lambdarank_gradients_grow_lightgbms_own_trees(seed, m, rate):
-    """The compiled objective against LightGBM's own lambdarank, tree for tree: lists longer than its truncation
-    level (40 and 86 labels, few relevant, as in Reuters-21578), lists without a relevant or an irrelevant label,
-    and tied scores (repeated rows, rounded features) that its stable sort breaks by label index."""
-    rng = np.random.default_rng(seed)
-    n, d = int(rng.integers(60, 150)), int(rng.integers(2, 6))
-    Z = np.round(rng.normal(size=(n, m, d)), 1)
-    Z[:, 1] = Z[:, 0]  # two labels with the same features in every list: tied scores at every round
-    Y = (rng.random((n, m)) < rate).astype(int)
-    Y[: n // 10] = 0
-    Y[n // 10: n // 5] = 1
-    Z[..., 0] += 1.5 * Y
-    est = LightGBMLambdaRank(n_estimators=25, min_child_samples=int(rng.integers(5, 40)),
-                             num_leaves=int(rng.integers(2, 8)), learning_rate=float(rng.uniform(0.05, 0.5))).fit(Z, Y)
-    theirs = _lgbm_fit(_lgbm_ranker(est, force_col_wise=True), Z, Y)
-    assert est.booster_.dump_model()["tree_info"] == theirs.booster_.dump_model()["tree_info"]
-    Zt = rng.normal(size=(30, m, d))
-    np.testing.assert_array_equal(est.decision_function(Zt).ravel(), theirs.predict(Zt.reshape(-1, d)))
-
-
-def test_lightgbm_without_a_feature_to_split_on_grows_lightgbms_constant_model():
-    """20 lists of 8 labels are too few rows for 100 per leaf: LightGBM keeps no feature, and a custom objective
-    cannot run there, so the ranker uses LightGBM's own objective, whose model is constant."""
-    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=61, n=20)
-    est = LightGBMLambdaRank(n_estimators=5).fit(Z, Y)
-    theirs = _lgbm_fit(_lgbm_ranker(est), Z, Y)
-    np.testing.assert_array_equal(est.decision_function(Zt).ravel(), theirs.predict(Zt.reshape(-1, Zt.shape[2])))
-    assert np.all(est.decision_function(Zt) == 0.0)
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 50), st.integers(2, 45))
-def test_lambdarank_gradients_push_each_list_apart_and_sum_to_zero(seed, n, m):
-    """Per list, the gradients of its relevant labels are <= 0 and of its irrelevant ones >= 0 (each pair pushes
-    its relevant label up and its irrelevant one down), hessians >= 0, and both are 0 in a list of one relevance."""
-    from labelrank.rankers._lambdarank_gradients import LambdaRankGradients
-
-    rng = np.random.default_rng(seed)
-    Y = (rng.random((n, m)) < rng.uniform(0, 1)).astype(int)
-    objective = LambdaRankGradients(Y)
-    for _ in range(3):  # three rounds: the lists re-sorted from their previous order
-        g, h = objective(rng.normal(size=n * m) * rng.choice([0.0, 1.0, 30.0]), None)
-        g, h = g.reshape(n, m), h.reshape(n, m)
-        assert np.all(g[Y == 1] <= 0) and np.all(g[Y == 0] >= 0) and np.all(h >= 0)
-        np.testing.assert_allclose(g.sum(axis=1), 0.0, atol=1e-5)
-        single = (Y.sum(axis=1) == 0) | (Y.sum(axis=1) == m)
-        assert np.all(g[single] == 0) and np.all(h[single] == 0)
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # validation
 # ---------------------------------------------------------------------------------------------------------------

@@ -13,11 +13,6 @@ from labelrank._validation import (
     check_real,
 )
 from labelrank.rankers._base import _check_positive, _check_seed, _Ranker
-from labelrank.rankers._lambdarank_gradients import LambdaRankGradients
-
-#: Train with the compiled copy of LightGBM's lambdarank objective (the same trees, faster); False: LightGBM's own,
-#: the reference ``benchmarks/bench_protocol.py --compare`` times it against.
-_COMPILED_GRADIENTS = True
 
 
 class LightGBMLambdaRank(_Ranker):
@@ -27,10 +22,7 @@ class LightGBMLambdaRank(_Ranker):
     each instance a query group of its ``m`` categories. Trees are invariant to the standardisation, so none is
     done. Training is made reproducible with ``deterministic=True``, ``force_col_wise=True``, a fixed ``seed``
     and ``n_jobs`` threads. Column-wise histograms give the same trees as row-wise ones (each bin's sum runs over
-    the rows in the same order) and are faster on the meta-level features' many rows and few columns. The
-    LambdaRank gradients come from a compiled copy of LightGBM's objective for binary relevance
-    (:class:`~labelrank.rankers._lambdarank_gradients.LambdaRankGradients`, a custom objective): the same numbers,
-    so the same trees as LightGBM's own ``lambdarank``, in less time.
+    the rows in the same order) and are faster on the meta-level features' many rows and few columns.
 
     Parameters
     ----------
@@ -51,8 +43,7 @@ class LightGBMLambdaRank(_Ranker):
     ----------
     booster_ : lightgbm.Booster
     params_ : dict
-        The parameters of :func:`lightgbm.train` with LightGBM's own objective (``"lambdarank"``), which grow the
-        booster's trees; it was trained with the compiled copy of that objective in its place.
+        The parameters given to :func:`lightgbm.train`.
 
     Examples
     --------
@@ -135,13 +126,10 @@ class LightGBMLambdaRank(_Ranker):
 
         n, m, d = Z.shape
         data = lightgbm.Dataset(Z.reshape(n * m, d), Y.reshape(-1), group=np.full(n, m), params=self._params(rates[0]))
-        # a custom objective needs a feature LightGBM can split on (LightGBM's own grows a constant model without)
-        compiled = _COMPILED_GRADIENTS and any(data.construct().feature_num_bin(j) > 0 for j in range(d))
         out = []
         for rate in rates:
             params = self._params(rate)
-            train = {**params, "objective": LambdaRankGradients(Y)} if compiled else params
-            out.append((lightgbm.train(train, data, num_boost_round=int(self.n_estimators)), params))
+            out.append((lightgbm.train(params, data, num_boost_round=int(self.n_estimators)), params))
         return out
 
     def _set_trained(self, booster: Any, params: dict[str, Any]) -> None:
