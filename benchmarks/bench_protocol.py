@@ -331,8 +331,7 @@ def float64_rows():
     pair_rows = svm_module.RankSVMIR._pair_rows
 
     def as_float64(self, Z, Y):
-        F, *rest = pair_rows(self, Z.astype(np.float64), Y)
-        return (F, *rest)
+        return pair_rows(self, Z.astype(np.float64), Y)
 
     svm_module.RankSVMIR._pair_rows = as_float64
     try:
