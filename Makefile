@@ -19,12 +19,19 @@ $(STAMP): pyproject.toml
 data: $(STAMP)
 	$(BIN)/labelrank data fetch
 
-# The full profile (the papers' protocol) builds into _build/html.
+# The full profile (the papers' protocol) builds into _build/html. When a chapter's code changed (or nothing is
+# cached), the experiments are computed first on every core, then the chapters execute side by side into the cache
+# the build reads (scripts/execute_chapters.py), and the build renders.
+EXPERIMENTS := -m labelrank.studies.yang2012.experiments
 book: data
+	LABELRANK_PROFILE=full $(BIN)/python scripts/execute_chapters.py _build/.jupyter_cache \
+		--prepare "$(BIN)/python $(EXPERIMENTS) --profile full"
 	LABELRANK_PROFILE=full $(BIN)/jupyter-book build -W -n --keep-going --path-output . .
 
-# The quick profile builds into _build/quick/_build/html (used by the browser test).
+# The quick profile builds into _build/quick/_build/html (the browser test builds it with jupyter-book alone).
 quick-book: data
+	LABELRANK_PROFILE=quick $(BIN)/python scripts/execute_chapters.py _build/quick/_build/.jupyter_cache \
+		--prepare "$(BIN)/python $(EXPERIMENTS) --profile quick"
 	LABELRANK_PROFILE=quick $(BIN)/jupyter-book build -W -n --keep-going --path-output _build/quick .
 
 # Two test workers on a 2-core machine, one BLAS thread each: OpenBLAS's second thread made the quick profile

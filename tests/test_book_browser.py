@@ -1,9 +1,11 @@
 """The rendered book in a real browser.
 
-Builds the book under the quick profile (``make quick-book``'s command, into ``_build/quick``) once, serves it on a
-loopback port, opens every page of ``_toc.yml`` once in headless Chromium and checks, each in its own test:
+Builds the book under the quick profile (``make quick-book``'s commands, into ``_build/quick``: the chapters executed
+side by side by ``scripts/execute_chapters.py``, then the build) once, serves it on a loopback port, opens every
+page of ``_toc.yml`` once in headless Chromium and checks, each in its own test:
 
-- the build: ``-W`` (warnings are errors) passes, and its log has no warning, glue, exception or traceback line;
+- the build: ``-W`` (warnings are errors) passes, its log has no warning, glue, exception or traceback line, and it
+  executes no chapter itself (it finds every one in the cache the script filled);
 - what a reader sees: math typeset by the locally served MathJax (no CDN), every image loaded, a figure on every
   chapter that plots, no traceback, error, warning or exception in a cell output, and no request leaving the machine;
 - code that fits the page: no code block, cell output or printed source scrolls sideways at the default width;
@@ -105,6 +107,7 @@ class Build:
     html: Path
     stdout: str
     stderr: str
+    execution_log: str  # the output of scripts/execute_chapters.py, which executed the chapters
 
 
 def _toc_pages() -> list[str]:
@@ -170,12 +173,16 @@ def built_book() -> Build:
     env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
     env["LABELRANK_PROFILE"] = "quick"
     jb = Path(sys.executable).with_name("jupyter-book")
-    cmd = [str(jb), "build", "-W", "-n", "--keep-going", "--path-output", str(OUT), str(ROOT)]
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    execute = [sys.executable, str(ROOT / "scripts" / "execute_chapters.py"), str(OUT / "_build" / ".jupyter_cache")]
+    build = [str(jb), "build", "-W", "-n", "--keep-going", "--path-output", str(OUT), str(ROOT)]
+    executed = subprocess.run(execute, cwd=ROOT, env=env, capture_output=True, text=True)
+    proc = subprocess.run(build, cwd=ROOT, env=env, capture_output=True, text=True)
     OUT.mkdir(parents=True, exist_ok=True)
-    BUILD_LOG.write_text(f"$ {' '.join(cmd)}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}")
+    BUILD_LOG.write_text(f"$ {' '.join(execute)}\n--- stdout\n{executed.stdout}\n--- stderr\n{executed.stderr}\n"
+                         f"$ {' '.join(build)}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}")
+    assert executed.returncode == 0, "execute_chapters failed:\n" + (executed.stdout + executed.stderr)[-8000:]
     assert proc.returncode == 0, "jupyter-book build -W failed:\n" + (proc.stdout + proc.stderr)[-8000:]
-    return Build(HTML, proc.stdout, proc.stderr)
+    return Build(HTML, proc.stdout, proc.stderr, executed.stdout + executed.stderr)
 
 
 @pytest.fixture(scope="module")
@@ -264,13 +271,22 @@ def test_build_log_is_clean(built_book):
     that looks like a warning (Python warnings and extension messages bypass ``-W``). A traceback of a kernel's
     message loop with no frame in the project is reported as a warning of this test, not a failure."""
     bad = []
-    for stream, text in (("stdout", built_book.stdout), ("stderr", built_book.stderr)):
+    for stream, text in (("stdout", built_book.stdout), ("stderr", built_book.stderr),
+                         ("execute_chapters", built_book.execution_log)):
         problems, tolerated = log_problems(text)
         bad += [f"{stream}: {p}" for p in problems]
         for block in tolerated:
             warnings.warn(f"a kernel's message loop logged (Jupyter's race, not the book's): {block[-1]}",
                           stacklevel=1)
     assert not bad, f"the build log ({BUILD_LOG}) reports problems:\n" + "\n".join(bad[:40])
+
+
+def test_the_build_finds_every_chapter_the_script_executed(built_book):
+    """The script reads a chapter into the same notebook as myst-nb (hashed alike), so the build executes nothing."""
+    notebooks = re.findall(r"(\S+\.md): Using cached notebook", built_book.stdout)
+    assert "Executing notebook" not in built_book.stdout + built_book.stderr
+    assert {"book/meta_features.md", "book/learning_to_rank.md", "book/api/cli.md"} <= {
+        str(Path(path).relative_to(ROOT)) for path in notebooks}
 
 
 def test_log_problems_tolerates_only_jupyters_own_tracebacks():

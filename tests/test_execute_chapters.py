@@ -1,0 +1,97 @@
+"""scripts/execute_chapters.py: chapters executed side by side land in the cache the build reads, failures do not.
+
+The end-to-end check that the build then finds them (the same notebook, hashed alike) is in test_book_browser.py.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("execute_chapters", ROOT / "scripts" / "execute_chapters.py")
+execute_chapters = importlib.util.module_from_spec(spec)
+sys.modules["execute_chapters"] = execute_chapters  # the process pool pickles its function by module name
+spec.loader.exec_module(execute_chapters)
+
+FRONT = """---
+jupytext:
+  text_representation: {extension: .md, format_name: myst}
+kernelspec: {display_name: Python 3, language: python, name: python3}
+---
+# A chapter
+"""
+
+
+def chapter(folder: Path, name: str, code: str) -> Path:
+    path = folder / f"{name}.md"
+    path.write_text(FRONT + f"\n```{{code-cell}} ipython3\n{code}\n```\n")
+    return path
+
+
+def test_every_chapter_of_the_toc_is_a_file_and_the_notebooks_are_read():
+    files = execute_chapters.toc_files()
+    assert files[0] == ROOT / "book" / "intro.md" and all(f.is_file() for f in files), files
+    notebooks = [f for f in files if execute_chapters.read_chapter(f, execute_chapters.md_config()) is not None]
+    assert ROOT / "book" / "meta_features.md" in notebooks and ROOT / "book" / "intro.md" not in notebooks
+    nb = execute_chapters.read_chapter(ROOT / "book" / "la_bdm.md", execute_chapters.md_config())
+    assert any(cell.cell_type == "code" and "import" in cell.source for cell in nb.cells)
+
+
+def test_chapters_run_side_by_side_into_the_cache_and_a_failure_is_reported_not_cached(tmp_path, monkeypatch, capsys):
+    from jupyter_cache import get_cache
+
+    book = tmp_path / "book"
+    book.mkdir()
+    good = chapter(book, "good", "import os\nprint('ran in', os.path.basename(os.getcwd()))")
+    also = chapter(book, "also", "print(6 * 7)")
+    bad = chapter(book, "bad", "raise RuntimeError('this chapter is broken')")
+    plain = book / "plain.md"
+    plain.write_text("# Plain Markdown, not a notebook\n")
+    monkeypatch.setattr(execute_chapters, "toc_files", lambda: [plain, good, bad, also])
+    marker = tmp_path / "prepared"
+    prepare = f"{sys.executable} -c \"open({str(marker)!r}, 'a').write('x')\""
+    cache_dir = tmp_path / "cache"
+
+    assert execute_chapters.main([str(cache_dir), "--jobs", "2", "--prepare", prepare]) == 1
+    out = capsys.readouterr()
+    assert "3 chapter(s) to execute" in out.out and "FAILED" in out.out and "this chapter is broken" in out.out
+    assert "bad.md" in out.err and marker.read_text() == "x"
+    cache, config = get_cache(str(cache_dir)), execute_chapters.md_config()
+    for path, text in ((good, "ran in book"), (also, "42")):
+        record = cache.match_cache_notebook(execute_chapters.read_chapter(path, config))
+        assert record.uri == str(path) and record.data["execution_seconds"] > 0
+        _, merged = cache.merge_match_into_notebook(execute_chapters.read_chapter(path, config))
+        assert text in merged.cells[-1].outputs[0]["text"]
+    with pytest.raises(KeyError):
+        cache.match_cache_notebook(execute_chapters.read_chapter(bad, config))
+
+    # the next run executes only the failed chapter (and prepares again for it); once it is mended, nothing
+    bad.write_text(bad.read_text().replace("raise RuntimeError('this chapter is broken')", "print('mended')"))
+    assert execute_chapters.main([str(cache_dir), "--jobs", "1", "--prepare", prepare]) == 0
+    assert "1 chapter(s) to execute" in capsys.readouterr().out and marker.read_text() == "xx"
+    assert execute_chapters.main([str(cache_dir), "--prepare", prepare]) == 0
+    assert "0 chapter(s) to execute" in capsys.readouterr().out and marker.read_text() == "xx"
+    # a text edit outside the code cells does not count
+    good.write_text(good.read_text().replace("# A chapter", "# A chapter, retitled"))
+    assert execute_chapters.main([str(cache_dir)]) == 0
+    assert "0 chapter(s) to execute" in capsys.readouterr().out
+
+
+def test_a_failing_prepare_command_stops_before_any_chapter_runs(tmp_path, monkeypatch, capsys):
+    book = tmp_path / "book"
+    book.mkdir()
+    good = chapter(book, "good", "print(1)")
+    monkeypatch.setattr(execute_chapters, "toc_files", lambda: [good])
+    code = execute_chapters.main([str(tmp_path / "cache"), "--prepare", f"{sys.executable} -c 'raise SystemExit(3)'"])
+    assert code == 3 and "failed (exit code 3)" in capsys.readouterr().err
+    assert "executed" not in capsys.readouterr().out
+
+
+def test_jobs_must_be_positive(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        execute_chapters.main([str(tmp_path / "cache"), "--jobs", "0"])
+    assert "--jobs must be at least 1, got 0" in capsys.readouterr().err
