@@ -48,8 +48,9 @@ result is the same:
   search's warm path task with the augmented Lagrangian solver (the default on at most 2,048 unknowns): time, MAP,
   choice, capped fits, and the largest relative excess of DCD's primal objective over the ALM's certified one;
   where dual coordinate descent is the default (more unknowns: Reuters-21578, yeast's Fig. 2 features), its path
-  task with every pair in one random order per epoch (the reference) and with each instance's pairs together,
-  the instance's label scores kept along the visit: time, MAP, choice, capped fits;
+  task against two references: every pair in one random order per epoch, and each instance's pairs together
+  (the instance's label scores kept along the visit) but each C from the dual point 0; now each C starts from the
+  previous one's dual point scaled to it: time, MAP, choice, capped fits;
 * MLC-LightGBM's ranker (k = 50, learning rate 0.1) with LightGBM's row-wise histograms and with the column-wise
   ones it uses: time and whether the scores are the same;
 * MLC-ListNet's, MLC-LambdaRank's and MLC-LightGBM's learning-rate axis (k = 50) as one point task per rate and
@@ -500,25 +501,45 @@ def compare_rank_svm(dataset, proto) -> None:
 
 
 @contextlib.contextmanager
-def one_random_order():
-    """Dual coordinate descent as RankSVM ran it before: every pair in one random order per epoch (no groups, so
-    the pair-by-pair epochs of _cd_epoch)."""
+def dcd_without(argument):
+    """Dual coordinate descent as RankSVM called it before it passed ``argument``: the argument dropped."""
     import labelrank.rankers.pairwise_svm as pairwise_svm_module
 
     fit = pairwise_svm_module.fit_pairwise_hinge
-    pairwise_svm_module.fit_pairwise_hinge = lambda *args, groups=None, **kwargs: fit(*args, **kwargs)
+
+    def call(*args, **kwargs):
+        kwargs.pop(argument, None)
+        return fit(*args, **kwargs)
+
+    pairwise_svm_module.fit_pairwise_hinge = call
     try:
         yield
     finally:
         pairwise_svm_module.fit_pairwise_hinge = fit
 
 
+def one_random_order():
+    """Every pair in one random order per epoch (no groups, so the pair-by-pair epochs of _cd_epoch)."""
+    return dcd_without("groups")
+
+
+def cold_dcd_starts():
+    """Along RankSVM's C path, every C from the dual point 0 (no alpha_init)."""
+    return dcd_without("alpha_init")
+
+
 def compare_rank_svm_dcd(dataset, proto, features) -> None:
-    """RankSVM's C path task with dual coordinate descent: one random order (before) against each instance's pairs
-    together (_cd_epoch_rows): CPU s, capped fits, choice of C."""
+    """RankSVM's C path task with dual coordinate descent: one random order, then each instance's pairs together
+    (_cd_epoch_rows) but every C from 0, against each instance's pairs together, each C from the previous dual
+    point scaled to it: CPU s, capped fits, choice of C."""
+    for before, name in ((one_random_order, "one random order"), (cold_dcd_starts, "each C from 0")):
+        _compare_rank_svm_dcd(dataset, proto, features, before, name)
+
+
+def _compare_rank_svm_dcd(dataset, proto, features, before, name) -> None:
     key, grid = proto.data_key(dataset), tuple(proto.grids["C"])
     runs = []
-    for context in (one_random_order, contextlib.nullcontext):
+    for context in (before, contextlib.nullcontext):
         with threadpool_limits(1), warnings.catch_warnings(), context():
             warnings.simplefilter("ignore")
             start = time.process_time()
@@ -527,9 +548,9 @@ def compare_rank_svm_dcd(dataset, proto, features) -> None:
                          sum(o["n_warnings"] for o in out)))
     (reference, ref_maps, ref_capped), (seconds, maps, capped) = runs
     print(f"-- {dataset}: RankSVM on the {features} features, C axis x{len(grid)}, fold 0, dual coordinate "
-          f"descent: one random order {reference:8.2f} CPU s   instance by instance {seconds:8.2f} CPU s   speed-up "
-          f"x{reference / seconds:5.2f}   {choice_of_c(proto, maps, ref_maps)}; at the epoch cap: {ref_capped} "
-          f"warning(s) before, {capped} now", flush=True)
+          f"descent: {name} {reference:8.2f} CPU s   now {seconds:8.2f} CPU s   speed-up x{reference / seconds:5.2f}"
+          f"   {choice_of_c(proto, maps, ref_maps)}; "
+          f"at the epoch cap: {ref_capped} warning(s) before, {capped} now", flush=True)
 
 
 def compare_c_axis(dataset, proto, method, solver, name, primal_excess) -> None:

@@ -428,7 +428,8 @@ def test_binary_svm_path_along_c_is_the_cold_fits(solver):
 
 def test_fit_path_of_any_other_parameter_is_one_fit_after_another():
     X, Y = make_data(6)
-    for est, param, values in ((RankSVM(), "intercept_scaling", [0.5, 2.0]), (RankSVM(solver="dcd"), "C", [0.1, 1.0]),
+    for est, param, values in ((RankSVM(), "intercept_scaling", [0.5, 2.0]),
+                               (RankSVM(solver="dcd"), "threshold", ["default", "llsf"]),
                                (MLkNN(), "k", [3, 5]), (BinarySVM(), "threshold", ["default", "llsf"])):
         for value, model in zip(values, est.fit_path(X, Y, param, values)):
             single = clone(est).set_params(**{param: value}).fit(X, Y)
@@ -568,23 +569,49 @@ def test_rank_svm_auto_solver_follows_the_number_of_unknowns():
 
 @pytest.mark.parametrize("solver", ["alm", "dcd"])
 def test_rank_svm_path_along_c_is_the_cold_fits(solver):
-    """fit_path along C: DCD cold at each value (the same numbers); the ALM warm-started, its first value exactly
-    the cold fit and the others the same optimum within its certified tolerance."""
+    """fit_path along C, each solve warm-started from the previous one: its first value exactly the cold fit, the
+    others the same optimum within the solver's tolerance (the ALM's certified duality gap; for DCD, whose
+    tolerance is on the projected gradient, within 0.5% of the ALM's certified objective, as the cold fit is)."""
     X, Y = make_data(5, n=70)
-    Cs = [1e-3, 0.1, 10.0, 1e3]
+    Cs = [1e-3, 0.1, 10.0, 1e3] if solver == "alm" else [1e-3, 0.1, 1.0, 10.0]
     path = RankSVM(solver=solver).fit_path(X, Y, "C", Cs)
     assert [m.C for m in path] == Cs
     for i, (C, warm) in enumerate(zip(Cs, path)):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)  # DCD at large C
-            cold = RankSVM(C=C, solver=solver).fit(X, Y)
-        if solver == "dcd" or i == 0:
+        cold = RankSVM(C=C, solver=solver).fit(X, Y)
+        if i == 0:
             np.testing.assert_array_equal(warm.decision_function(X), cold.decision_function(X))
             np.testing.assert_array_equal(warm.predict(X), cold.predict(X))
             continue
         assert warm.converged_ and cold.converged_
-        assert _rank_svm_primal(warm, X, Y) == pytest.approx(_rank_svm_primal(cold, X, Y), rel=2e-6)
+        if solver == "alm":
+            assert _rank_svm_primal(warm, X, Y) == pytest.approx(_rank_svm_primal(cold, X, Y), rel=2e-6)
+        else:
+            optimum = _rank_svm_primal(RankSVM(C=C, solver="alm").fit(X, Y), X, Y)
+            for fit in (warm, cold):
+                assert optimum <= _rank_svm_primal(fit, X, Y) * (1 + 1e-9) <= optimum * 1.005
+            assert not np.array_equal(warm.dual_coef_, cold.dual_coef_)  # another point within the tolerance
         assert isinstance(warm.threshold_, LLSFThreshold)
+
+
+def test_rank_svm_dcd_path_starts_each_c_from_the_previous_dual_point_scaled(monkeypatch):
+    """The dual point handed to the next solve is the last one times C_new / C_old: inside the new box
+    [0, C_new w_p] because the old one was inside [0, C_old w_p]."""
+    import labelrank.rankers.pairwise_svm as pairwise_svm_module
+
+    X, Y = make_data(5, n=70)
+    fit, starts = pairwise_svm_module.fit_pairwise_hinge, []
+
+    def spy(*args, alpha_init=None, **kwargs):
+        res = fit(*args, alpha_init=alpha_init, **kwargs)
+        starts.append((alpha_init, args[3], res.alpha))
+        return res
+
+    monkeypatch.setattr(pairwise_svm_module, "fit_pairwise_hinge", spy)
+    RankSVM(solver="dcd").fit_path(X, Y, "C", [0.1, 1.0, 4.0])
+    assert starts[0][0] is None
+    for (_, upper_before, alpha_before), (start, upper, _) in zip(starts, starts[1:]):
+        np.testing.assert_allclose(start, alpha_before * (upper / upper_before))
+        assert (start >= 0).all() and (start <= upper * (1 + 1e-12)).all()
 
 
 @pytest.mark.parametrize("est", [BinarySVM(), MLkNN(k=3), IBLRML(k=3)], ids=ids)

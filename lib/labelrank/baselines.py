@@ -122,7 +122,9 @@ class _MultiLabelBaseline(BaseEstimator):
 
         Along ``"C"`` of :class:`BinarySVM` and :class:`RankSVM` with the augmented Lagrangian solver, each fit
         starts from the previous value's solution (the same optimum within the solver's certified tolerance; the
-        first value is fitted cold, exactly as :meth:`fit` fits it). Anything else is one fit after another. The
+        first value is fitted cold, exactly as :meth:`fit` fits it); so does :class:`RankSVM`'s dual coordinate
+        descent, from the previous dual point scaled to the new C (the same optimum within its tolerance where both
+        converge; other iterates where a fit stops at ``max_iter``). Anything else is one fit after another. The
         experiment engine's full grid search fits a method's warm axis so, in increasing order.
 
         Parameters
@@ -467,8 +469,8 @@ class RankSVM(_MultiLabelBaseline):
         return self._fit_path(X, Y, [self])[0]
 
     def _fit_path(self, X, Y, models):
-        """Training scores of each of ``models`` (copies differing in ``C``): the ALM along them, each solve
-        warm-started from the previous one; DCD cold at each value."""
+        """Training scores of each of ``models`` (copies differing in ``C``): the ALM or DCD along them, each solve
+        warm-started from the previous one."""
         n, m = Y.shape
         from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm_path  # the `rank` extra
         from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, rank_svm_pairs
@@ -487,9 +489,14 @@ class RankSVM(_MultiLabelBaseline):
                                                max_iter=self.max_iter or 100)
         else:
             F = sp.hstack([X, sp.csr_matrix(const)], format="csr") if sp.issparse(X) else np.hstack([X, const])
-            path = [fit_pairwise_hinge(F, inst, inst, float(model.C) * weights, pos_blocks=rel, neg_blocks=irr,
-                                       n_blocks=m, tol=self.tol or 1e-3, max_iter=self.max_iter or 1000,
-                                       random_state=self.random_state, groups=inst) for model in models]
+            path, previous = [], None
+            for model in models:  # each solve from the previous dual point, scaled to this C (inside the box)
+                start = None if previous is None else previous[1].alpha * (float(model.C) / previous[0])
+                res = fit_pairwise_hinge(F, inst, inst, float(model.C) * weights, pos_blocks=rel, neg_blocks=irr,
+                                         n_blocks=m, tol=self.tol or 1e-3, max_iter=self.max_iter or 1000,
+                                         random_state=self.random_state, groups=inst, alpha_init=start)
+                path.append(res)
+                previous = (float(model.C), res)
         for model, res in zip(models, path):
             model.coef_ = res.coef[:, :-1]
             model.intercept_ = res.coef[:, -1] * self.intercept_scaling
