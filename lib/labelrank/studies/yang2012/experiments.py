@@ -150,8 +150,8 @@ METHODS: dict[str, MethodSpec] = {
         # same optimum where it converges, other iterates where it stops at its epoch cap); version 8: dual
         # coordinate descent along the full search's C path too starts each C from the previous dual point, scaled
         # to it (fold 0: Reuters-21578's C axis on the 2,000-document subsample x3.1, every fit converged instead
-        # of 3 capped: the exact protocol's full grid fits it so; yeast's Fig. 2 features x1.34; the same choice
-        # of C, other iterates where a fit stops at its cap)
+        # of 3 capped: the exact protocol's full grid fits it so; yeast's Fig. 2 features x1.25 to x1.34 in two
+        # runs; the same choice of C, other iterates where a fit stops at its cap)
         MethodSpec("RankSVM", "baseline", "RankSVM", (("C", "C"),), version=8, warm_axis="C"),
         # distances on the features as given (after section 3.4's rescaling of emotions), not MULAN's default
         # min-max normalised ones: chapter "Learning to rank categories", section "Checked against MULAN";
