@@ -28,7 +28,8 @@ book: data
 		--prepare "$(BIN)/python $(EXPERIMENTS) --profile full"
 	LABELRANK_PROFILE=full $(BIN)/jupyter-book build -W -n --keep-going --path-output . .
 
-# The quick profile builds into _build/quick/_build/html (the browser test builds it with jupyter-book alone).
+# The quick profile builds into _build/quick/_build/html (the browser test builds it so, without --prepare: its
+# chapters compute the few quick results they lack themselves).
 quick-book: data
 	LABELRANK_PROFILE=quick $(BIN)/python scripts/execute_chapters.py _build/quick/_build/.jupyter_cache \
 		--prepare "$(BIN)/python $(EXPERIMENTS) --profile quick"

@@ -9,10 +9,13 @@ The build that follows then finds every chapter cached and only renders. A chapt
 traceback and not cached, so the build executes it again and shows the error in its own log.
 
 Chapters start longest first when the cache remembers how long each took the last time; on a cold cache they
-start in the order of the table of contents.
+start in the order of the table of contents. A chapter whose front matter says ``labelrank: {execute_alone: true}``
+(one that times something on every core) runs first and by itself, so that no other chapter shares the machine
+with its measurements.
 
-``--prepare COMMAND`` runs a command first, when (and only when) some chapter is to be executed: ``make book`` computes
-the experiments there, with every core, so that the chapters read them instead of computing them side by side.
+``--prepare COMMAND`` runs a command first, when (and only when) some chapter is to be executed: ``make book``
+computes the experiments there, with every core, so that the chapters read them instead of computing them side by
+side.
 With more than one job each kernel gets one BLAS thread (``OPENBLAS_NUM_THREADS=1`` and the like, unless set): the
 chapters already share the cores, and an idle BLAS thread waits busily.
 
@@ -72,6 +75,11 @@ def read_chapter(path: Path, config: MdParserConfig) -> nbformat.NotebookNode | 
     return read_myst_markdown_notebook(text, config=config, add_source_map=True, path=str(path))
 
 
+def executes_alone(nb: nbformat.NotebookNode) -> bool:
+    """Whether the chapter's front matter asks to run with no other chapter beside it."""
+    return bool(nb.metadata.get("labelrank", {}).get("execute_alone", False))
+
+
 def execute(path: str, text: str, timeout: int) -> tuple[str, str | None, str | None, float]:
     """Run one notebook (nbformat JSON) in its chapter's folder: (executed JSON, error, traceback, seconds)."""
     nb = nbformat.reads(text, as_version=4)
@@ -126,28 +134,29 @@ def main(argv: list[str] | None = None) -> int:
         if returncode:
             print(f"execute_chapters: {args.prepare} failed (exit code {returncode})", file=sys.stderr)
             return returncode
-    if args.jobs > 1:
-        for name in BLAS_THREADS:
-            os.environ.setdefault(name, "1")
 
-    failed = []
-    start = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = {pool.submit(execute, str(path), nbformat.writes(nb), timeout): path
-                   for *_, path, nb in todo}
-        for future in as_completed(futures):
-            path = futures[future]
-            text, error, trace, seconds = future.result()
-            name = os.path.relpath(path)
-            if error is not None:
-                failed.append(name)
-                print(f"FAILED {name} after {seconds:.0f} s: {error}\n{trace}", flush=True)
-                continue
-            cache.cache_notebook_bundle(
-                CacheBundleIn(nbformat.reads(text, as_version=4), str(path), data={"execution_seconds": seconds}),
-                check_validity=False, overwrite=True)
-            print(f"executed {name} in {seconds:.0f} s ({time.perf_counter() - start:.0f} s since the start)",
-                  flush=True)
+    failed, start = [], time.perf_counter()
+    alone = [item for item in todo if executes_alone(item[-1])]
+    rest = [item for item in todo if not executes_alone(item[-1])]
+    for batch, jobs in [([item], 1) for item in alone] + ([(rest, args.jobs)] if rest else []):
+        if jobs > 1:
+            for name in BLAS_THREADS:
+                os.environ.setdefault(name, "1")
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(execute, str(path), nbformat.writes(nb), timeout): path for *_, path, nb in batch}
+            for future in as_completed(futures):
+                path = futures[future]
+                text, error, trace, seconds = future.result()
+                name = os.path.relpath(path)
+                if error is not None:
+                    failed.append(name)
+                    print(f"FAILED {name} after {seconds:.0f} s: {error}\n{trace}", flush=True)
+                    continue
+                cache.cache_notebook_bundle(
+                    CacheBundleIn(nbformat.reads(text, as_version=4), str(path), data={"execution_seconds": seconds}),
+                    check_validity=False, overwrite=True)
+                print(f"executed {name} in {seconds:.0f} s ({time.perf_counter() - start:.0f} s since the start"
+                      + (", by itself)" if batch is not rest else ")"), flush=True)
     if failed:
         print("execute_chapters: failed: " + ", ".join(map(str, failed)), file=sys.stderr)
         return 1

@@ -81,6 +81,29 @@ def test_chapters_run_side_by_side_into_the_cache_and_a_failure_is_reported_not_
     assert "0 chapter(s) to execute" in capsys.readouterr().out
 
 
+def test_a_chapter_that_asks_to_run_alone_runs_first_with_no_other_beside_it(tmp_path, monkeypatch, capsys):
+    book = tmp_path / "book"
+    book.mkdir()
+    log = tmp_path / "log"
+    others = [chapter(book, name, f"import time\nopen({str(log)!r}, 'a').write(f'other {{time.time()}}\\n')")
+              for name in ("first", "second")]
+    alone = chapter(book, "timing", "import time\nt0 = time.time()\ntime.sleep(1)\n"
+                                    f"open({str(log)!r}, 'a').write(f'alone {{t0}} {{time.time()}}\\n')")
+    alone.write_text(alone.read_text().replace("kernelspec:", "labelrank: {execute_alone: true}\nkernelspec:"))
+    monkeypatch.setattr(execute_chapters, "toc_files", lambda: [others[0], alone, others[1]])
+    config = execute_chapters.md_config()
+    assert execute_chapters.executes_alone(execute_chapters.read_chapter(alone, config))
+    assert not execute_chapters.executes_alone(execute_chapters.read_chapter(others[0], config))
+    assert execute_chapters.executes_alone(execute_chapters.read_chapter(ROOT / "book" / "meta_features.md", config))
+
+    assert execute_chapters.main([str(tmp_path / "cache"), "--jobs", "2"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("executed")]
+    assert "timing.md" in lines[0] and "by itself" in lines[0] and not any("by itself" in x for x in lines[1:])
+    records = [line.split() for line in log.read_text().splitlines()]
+    (_, _, alone_end), = [r for r in records if r[0] == "alone"]
+    assert len(records) == 3 and all(float(r[1]) >= float(alone_end) for r in records if r[0] == "other")
+
+
 def test_a_failing_prepare_command_stops_before_any_chapter_runs(tmp_path, monkeypatch, capsys):
     book = tmp_path / "book"
     book.mkdir()
