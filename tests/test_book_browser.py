@@ -1,8 +1,8 @@
 """The rendered book in a real browser.
 
-Builds the book under the quick profile (``make quick-book``'s commands, into ``_build/quick``: the chapters executed
-side by side by ``scripts/execute_chapters.py``, then the build) once, serves it on a loopback port, opens every
-page of ``_toc.yml`` once in headless Chromium and checks, each in its own test:
+Builds the book under the quick profile (``make quick-book``'s commands without its ``--prepare`` step, into
+``_build/quick``: the chapters executed side by side by ``scripts/execute_chapters.py``, then the build) once, serves
+it on a loopback port, opens every page of ``_toc.yml`` once in headless Chromium and checks, each in its own test:
 
 - the build: ``-W`` (warnings are errors) passes, its log has no warning, glue, exception or traceback line, and it
   executes no chapter itself (it finds every one in the cache the script filled);
