@@ -37,6 +37,9 @@ from urllib.parse import unquote, urljoin, urlparse
 import pytest
 from bookbrowser import MISSING_CHROMIUM, chromium, launch, serve, typeset_math
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import execute_chapters  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "_build" / "quick"
 HTML = OUT / "_build" / "html"
@@ -111,23 +114,9 @@ class Build:
 
 
 def _toc_pages() -> list[str]:
-    """Page names (``book/intro``, ...) listed in ``_toc.yml``."""
-    import yaml
-
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    pages = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                pages.append(entry["file"])
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    for part in toc.get("parts", []):
-        walk(part.get("chapters"))
-    walk(toc.get("chapters"))
-    return pages
+    """Page names (``book/intro``, ...) listed in ``_toc.yml``, in its order (read as the script that executes them
+    reads it)."""
+    return [str(path.relative_to(ROOT).with_suffix("")) for path in execute_chapters.toc_files()]
 
 
 class _Anchors(html.parser.HTMLParser):
