@@ -53,6 +53,9 @@ result is the same:
   previous one's dual point scaled to it: time, MAP, choice, capped fits;
 * MLC-LightGBM's ranker (k = 50, learning rate 0.1) with LightGBM's row-wise histograms and with the column-wise
   ones it uses: time and whether the scores are the same;
+* IBLR's k axis with its logistic regressions on the dense standardised neighbour label frequencies and on the
+  sparse frequencies themselves (``labelrank.logistic.standardised_fit``, the default where at most a quarter of
+  them are nonzero): time and the largest difference of the test probabilities;
 * MLC-ListNet's, MLC-LambdaRank's and MLC-LightGBM's learning-rate axis (k = 50) as one point task per rate and
   as the full search's batch task (every rate trained in one pass over the lists per epoch; LightGBM's features
   binned once, :attr:`MethodSpec.batch_axis`), whose numbers must be the point tasks', exactly.
@@ -73,6 +76,7 @@ import os
 import pstats
 import time
 import warnings
+from unittest import mock
 
 import numba
 import numpy as np
@@ -264,6 +268,8 @@ def compare(dataset, proto, methods, dcd=True) -> None:
             compare_learning_rates(dataset, method, proto)
     if "MLC-LightGBM" in methods:
         compare_lightgbm(dataset, proto)
+    if "IBLR" in methods:
+        compare_iblr(dataset, proto)
 
 
 def learning_rate_grid(method, proto) -> tuple:
@@ -626,6 +632,27 @@ def compare_lightgbm(dataset, proto) -> None:
     same = np.array_equal(ours.decision_function(Zt).ravel(), rows.predict(Zt.reshape(-1, d)))
     print(f"   row-wise {t_row:8.2f} CPU s   column-wise {t_col:8.2f} CPU s   speed-up x{t_row / t_col:5.2f}   "
           f"{'the same scores' if same else 'DIFFERENT scores'}", flush=True)
+
+
+def compare_iblr(dataset, proto) -> None:
+    """IBLR's k axis on fold 0 with its logistic regressions on the dense standardised label frequencies (the
+    reference) and on the sparse frequencies (its default where at most a quarter are nonzero): CPU s, the share of
+    nonzero frequencies and the largest difference of the test probabilities."""
+    X, Y, Xt, _ = _split(dataset, proto, 0)
+    print(f"-- {dataset}: IBLR, k axis x{len(proto.grids['k'])}, fold 0: regressions on dense vs sparse frequencies")
+    for k in proto.grids["k"]:
+        seconds, scores = {}, {}
+        for name, density in (("dense", 0.0), ("sparse", 1.0)):
+            with mock.patch.object(baselines_module, "_IBLR_SPARSE_DENSITY", density), threadpool_limits(1):
+                start = time.process_time()
+                model = baselines_module.IBLRML(k=k).fit(X, Y)
+                seconds[name] = time.process_time() - start
+            scores[name] = model.decision_function(Xt)
+        counts = model._label_counts(None)
+        dense, sparse = seconds["dense"], seconds["sparse"]
+        print(f"   k = {k:3d}   {np.count_nonzero(counts) / counts.size:6.1%} nonzero   dense {dense:7.2f} CPU s   "
+              f"sparse {sparse:7.2f} CPU s   speed-up x{dense / sparse:5.2f}   largest |probability difference| "
+              f"{np.abs(scores['dense'] - scores['sparse']).max():.1e}", flush=True)
 
 
 def compare_svmmap(dataset, proto) -> None:

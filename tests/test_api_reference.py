@@ -17,7 +17,7 @@ PAGES = {
     "labelrank.hierarchy": "hierarchy", "labelrank.cost": "cost", "labelrank.metrics": "metrics",
     "labelrank.metrics.significance": "metrics", "labelrank.features": "features", "labelrank.rankers": "rankers",
     "labelrank.rankers.pairwise_svm": "rankers", "labelrank.meta_ranker": "meta_ranker",
-    "labelrank.baselines": "baselines", "labelrank.threshold": "threshold", "labelrank.datasets": "datasets",
+    "labelrank.baselines": "baselines", "labelrank.logistic": "baselines", "labelrank.threshold": "threshold", "labelrank.datasets": "datasets",
     "labelrank.cli": "cli",
 }
 
