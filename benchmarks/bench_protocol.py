@@ -130,11 +130,12 @@ def path_axis(dataset, method, params, axis, values, proto):
     """CPU seconds of the full search's path task along ``axis`` on fold 0 (the other parameters at ``params``),
     and the number of its convergence warnings."""
     base = {name: value for name, value in params.items() if name != axis}
+    features = "original" if proto.methods[method].kind == "baseline" else None  # a ranker's key leaves it out
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         start = time.process_time()
         out = _cv_path_uncached(dataset, proto.data_key(dataset), method, _params_key(base), axis, tuple(values), 0,
-                                "bench", proto, 1)
+                                "bench", proto, 1, features)
         return time.process_time() - start, sum(o["n_warnings"] for o in out)
 
 

@@ -437,6 +437,30 @@ def test_fit_path_of_any_other_parameter_is_one_fit_after_another():
             np.testing.assert_array_equal(model.predict(X), single.predict(X))
 
 
+@pytest.mark.parametrize("est", all_estimators(), ids=ids)
+def test_fit_path_along_the_threshold_fits_the_model_once(est, monkeypatch):
+    """The threshold rules share the model: one fit, and each copy exactly what a fit with its rule gives."""
+    X, Y = make_data(7)
+    calls = {"n": 0}
+    original = type(est)._fit
+
+    def counted(self, X, Y):
+        calls["n"] += 1
+        return original(self, X, Y)
+
+    monkeypatch.setattr(type(est), "_fit", counted)
+    models = est.fit_path(X, Y, "threshold", ["default", "llsf", "default"])
+    assert calls["n"] == 1 and [m.threshold for m in models] == ["default", "llsf", "default"]
+    monkeypatch.setattr(type(est), "_fit", original)
+    for model in models:
+        single = clone(est).set_params(threshold=model.threshold).fit(X, Y)
+        np.testing.assert_array_equal(model.decision_function(X), single.decision_function(X))
+        np.testing.assert_array_equal(model.predict(X), single.predict(X))
+    assert models[1].threshold_ is not models[0].threshold_ and isinstance(models[1].threshold_, LLSFThreshold)
+    with pytest.raises(ValueError, match="threshold must be one of .*'scut'"):
+        est.fit_path(X, Y, "threshold", ["default", "scut"])
+
+
 def test_fit_path_bad_input():
     X, Y = make_data(6)
     with pytest.raises(ValueError, match="param must be a parameter of BinarySVM, got 'gamma'"):

@@ -250,10 +250,37 @@ def test_second_call_hits_the_cache(sandbox):
     assert FITS["n"] == fits  # nothing refitted
     pd.testing.assert_frame_equal(first.points, second.points)
     out1 = ex.test_outputs(ex.SYNTHETIC, "StandIn-C", {"C": 10.0}, proto=p)
-    out2 = ex.test_outputs(ex.SYNTHETIC, "StandIn-C", {"C": 10.0}, proto=p)
-    assert FITS["n"] == fits + 1
+    out2 = ex.test_outputs(ex.SYNTHETIC, "StandIn-C", {"C": 10.0}, proto=p, threshold="regression")
+    assert FITS["n"] == fits + 2  # one fit per threshold rule (a stand-in has no fit_path), both in one entry
     np.testing.assert_array_equal(out1["scores"], out2["scores"])
     assert (sandbox / "experiments").is_dir()
+
+
+def test_a_baselines_final_fit_serves_both_threshold_rules(cache, monkeypatch):
+    """One fit of the model for the default and the regression threshold (fit_path along "threshold"), each
+    output what a fit with that rule alone gives."""
+    from labelrank import baselines
+
+    p = proto()
+    calls = {"n": 0}
+    original = baselines.MLkNN._fit
+
+    def counted(self, X, Y):
+        calls["n"] += 1
+        return original(self, X, Y)
+
+    monkeypatch.setattr(baselines.MLkNN, "_fit", counted)
+    outs = {rule: ex.test_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p, threshold=rule)
+            for rule in ("default", "regression")}
+    assert calls["n"] == 1
+    X_train, Y_train, X_test, _ = ex.load_data(ex.SYNTHETIC, p)
+    for rule, out in outs.items():
+        single = ex.make_estimator("ML-kNN", {"k": 5}, rule, p).fit(X_train, Y_train)
+        np.testing.assert_array_equal(out["scores"], single.decision_function(X_test))
+        np.testing.assert_array_equal(out["pred"], single.predict(X_test))
+    assert not np.array_equal(outs["default"]["pred"], outs["regression"]["pred"])
+    with pytest.raises(ValueError, match="threshold must be 'default' or 'regression', got 'scut'"):
+        ex.test_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p, threshold="scut")
 
 
 def test_cache_key_includes_the_data_settings(sandbox):
@@ -342,6 +369,28 @@ def test_chapter_extras_on_synthetic(cache):
     assert curve.loc[5, "MAP"] == pytest.approx(METRICS["MAP"](Y_test, out["scores"]))
     with pytest.raises(ValueError, match="single tuned parameter"):
         ex.test_curve(ex.SYNTHETIC, "MLC-ListNet", proto=p)
+
+
+def test_the_approximate_search_table_is_computed_once_and_then_read(cache, monkeypatch):
+    """The chapter "Meta-level features"' comparison of neighbour searches, on emotions with the exact search alone
+    (NN-descent's just-in-time compilation takes minutes): its rows, and the same rows, timings included, from the
+    cache on the second call."""
+    from labelrank.studies.yang2012 import timing
+
+    assert timing.approximate_search_plan("quick") == () and "reuters21578" in timing.approximate_search_plan("full")
+    monkeypatch.setattr(timing, "APPROXIMATE_SEARCHES", (("exact", None),))
+    first = timing.approximate_search_table(["emotions"], k=10, progress=False)
+    assert first["data set"].tolist() == ["emotions"] and first["search"].tolist() == ["exact"]
+    assert list(first.columns[-2:]) == ["MAP (mean L2 of 10)", "MAP (mean cos of 10)"]
+    assert 0.5 < first.loc[0, "MAP (mean L2 of 10)"] < 1 and (first[["fit CPU s", "wall s"]] > 0).all(axis=None)
+    pd.testing.assert_frame_equal(timing.approximate_search_table(["emotions"], k=10, progress=False), first)
+    assert timing.approximate_search_table([], progress=False).empty
+    with pytest.raises(ValueError, match="citeseer"):
+        timing.approximate_search_table(["citeseer"])
+    with pytest.raises(ValueError, match="k"):
+        timing.approximate_search_table(["emotions"], k=0)
+    with pytest.raises(ValueError, match="slow"):
+        timing.approximate_search_plan("slow")
 
 
 # ---- ranks and the paper beside ours -------------------------------------------------------------------------------

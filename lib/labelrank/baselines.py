@@ -47,6 +47,7 @@ IBLR-ML implementations the paper ran: ``mulan/classifier/lazy/MLkNN.java``, ``I
 
 from __future__ import annotations
 
+import copy
 import warnings
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -125,6 +126,8 @@ class _MultiLabelBaseline(BaseEstimator):
         """One fitted copy per value of ``param``, each as ``clone(self).set_params(**{param: v}).fit(X, Y)``
         gives it, fitted together where the estimator can.
 
+        Along ``"threshold"`` the model is fitted once and each copy fits its own threshold rule on the same
+        training scores (the rules differ in the threshold alone; the experiment engine's final fits use it).
         Along ``"C"`` of :class:`BinarySVM` and :class:`RankSVM` with the augmented Lagrangian solver, each fit
         starts from the previous value's solution (the same optimum within the solver's certified tolerance; the
         first value is fitted cold, exactly as :meth:`fit` fits it); so does :class:`RankSVM`'s dual coordinate
@@ -162,6 +165,14 @@ class _MultiLabelBaseline(BaseEstimator):
         if len(values) == 0:
             raise ValueError(f"values must hold at least one value of {param!r}, got an empty sequence")
         models = [clone(self).set_params(**{param: value}) for value in values]
+        if param == "threshold":  # the model does not depend on it: fitted once, then each copy's threshold
+            for model in models:
+                check_choice(model.threshold, "threshold", _THRESHOLD_RULES)
+            X, Y = models[0]._fit_input(X, Y)
+            train_scores = models[0]._fit(X, Y)
+            models = [models[0]] + [copy.deepcopy(models[0]).set_params(threshold=model.threshold)
+                                    for model in models[1:]]
+            return [model._fit_threshold(train_scores, Y) for model in models]
         if param not in self._warm_params:
             return [model.fit(X, Y) for model in models]
         X, Y = [model._fit_input(X, Y) for model in models][0]  # every copy checked and given n_features_in_

@@ -255,13 +255,33 @@ def _evaluation(Y_eval: np.ndarray, scores: Any, pred: Any, n_warnings: int, sec
     return out
 
 
-def _test_point_uncached(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple,
-                         threshold: str, version: str, proto: Protocol, threads: int):
+def _final_fit_uncached(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple, version: str,
+                        proto: Protocol, threads: int) -> dict[str, Any]:
+    """A method's fit on the whole training set and its test outputs: ``scores``, ``pred`` (a dict of 0/1
+    decisions by threshold rule, :attr:`MethodSpec.thresholds`; a ranker's "default" is its "regression"),
+    ``n_warnings``, ``seconds`` and ``cpu_seconds``. A baseline is fitted once for both of its rules (``fit_path``
+    along ``"threshold"``: the rules differ in the threshold alone), or once per rule if it has no ``fit_path``."""
     _start_task(threads)
     t0, c0 = time.perf_counter(), time.process_time()
-    _, scores, pred, n_warn = _fit_outputs(dataset, method, features, dict(params_key), threshold, -1, proto)
-    return {"scores": scores, "pred": pred, "n_warnings": n_warn, "seconds": time.perf_counter() - t0,
-            "cpu_seconds": time.process_time() - c0}
+    spec, params = _spec(method, proto), dict(params_key)
+    with _ConvergenceWarnings() as caught:
+        if spec.kind == "ranker":
+            est, _, Ze = fit_ranker(dataset, method, params, -1, proto)
+            scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
+            preds = {"default": pred, "regression": pred}
+        else:
+            X_fit, Y_fit, X_eval, _ = _baseline_inputs(dataset, features, -1, proto)
+            rules = spec.thresholds
+            estimators = [make_estimator(method, params, rule, proto) for rule in rules]
+            if hasattr(estimators[0], "fit_path"):
+                models = estimators[0].fit_path(X_fit, Y_fit, "threshold", [e.threshold for e in estimators])
+            else:
+                models = [estimator.fit(X_fit, Y_fit) for estimator in estimators]
+            scores = models[0].decision_function(X_eval)
+            preds = {rule: model.predict(X_eval) for rule, model in zip(rules, models)}
+    return {"scores": np.asarray(scores, dtype=np.float64),
+            "pred": {rule: np.asarray(pred, dtype=np.int8) for rule, pred in preds.items()},
+            "n_warnings": caught.count, "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0}
 
 
 def _params_key(params: dict[str, Any]) -> tuple:

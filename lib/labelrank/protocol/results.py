@@ -18,7 +18,7 @@ from labelrank.protocol.fits import (
     _check_representation,
     _params_key,
     _run_tasks,
-    _test_point_uncached,
+    _final_fit_uncached,
     _threads_per_task,
 )
 from labelrank.protocol.keys import _cached, code_version
@@ -38,19 +38,24 @@ tqdm = require("tqdm", "the experiment engine's progress bars").tqdm
 
 def test_outputs(dataset: str, method: str, params: dict[str, Any], features: Representation = "original",
                  threshold: ThresholdRule = "default", proto: Protocol | None = None) -> dict[str, Any]:
-    """Fit on the whole training set and score the test set (cached).
+    """Fit on the whole training set and score the test set (cached: one entry per configuration, holding the
+    decisions of every threshold rule; a baseline's two rules share one fit of its model).
 
     Returns
     -------
     dict
-        ``scores`` (n_test, n_labels) float64, ``pred`` 0/1 int8, ``n_warnings`` and ``seconds``.
+        ``scores`` (n_test, n_labels) float64, ``pred`` 0/1 int8 (under ``threshold``), ``n_warnings``,
+        ``seconds`` and ``cpu_seconds`` (of the fit).
     """
     proto = default_protocol() if proto is None else proto
     features = "meta" if _spec(method, proto).kind == "ranker" else features
     _check_representation(method, features, proto)
-    cached = _cached(_test_point_uncached, "test_point")
-    return cached(dataset, proto.data_key(dataset), method, features, _params_key(params), threshold,
-                  code_version(_spec(method, proto)), proto, _threads_per_task(1))
+    if threshold not in ("default", "regression"):
+        raise ValueError(f"threshold must be 'default' or 'regression', got {threshold!r}")
+    cached = _cached(_final_fit_uncached, "final_fit")
+    out = cached(dataset, proto.data_key(dataset), method, features, _params_key(params),
+                 code_version(_spec(method, proto)), proto, _threads_per_task(1))
+    return {**out, "pred": out["pred"][threshold]}
 
 
 def jobs(dataset: str, proto: Protocol | None = None) -> list[tuple[str, str]]:
@@ -120,32 +125,37 @@ def _dataset_results(dataset: str, proto: Protocol, progress: bool) -> pd.DataFr
                 if threshold == "regression" and proto.methods[method].kind == "baseline" and info.kind == "rank":
                     continue
                 cells.append((method, features, threshold, metric, tr.chosen[proto.selection[metric]]))
-    fits = list(dict.fromkeys((m, f, th, _params_key(p)) for m, f, th, _, p in cells))
-    cached = _cached(_test_point_uncached, "test_point")
+    # one fit per configuration, with the decisions of each threshold rule (a baseline's rules share its model)
+    fits = list(dict.fromkeys((m, f, _params_key(p)) for m, f, _, _, p in cells))
+    cached = _cached(_final_fit_uncached, "final_fit")
     threads = _threads_per_task(n_jobs())
-    tasks = [(dataset, proto.data_key(dataset), m, f, pk, th, code_version(_spec(m, proto)), proto, threads)
-             for m, f, th, pk in fits]
+    tasks = [(dataset, proto.data_key(dataset), m, f, pk, code_version(_spec(m, proto)), proto, threads)
+             for m, f, pk in fits]
     outputs = dict(zip(fits, _run_tasks(tasks, cached, f"{dataset}: final fits", progress)))
     rows = []
     for method, features, threshold, metric, params in cells:
         info = METRICS[metric]
-        out = outputs[(method, features, threshold, _params_key(params))]
-        key = "scores" if info.kind == "rank" else "pred"
+        out = outputs[(method, features, _params_key(params))]
         if method == "MLC-ListNet":
             p_value, mark = np.nan, ""
         else:
             ref_params = tuned[("MLC-ListNet", "meta")].chosen[proto.selection[metric]]
-            ref = outputs[("MLC-ListNet", "meta", "regression", _params_key(ref_params))]
-            cmp = compare(metric, Y_test, ref[key], out[key])
+            ref = outputs[("MLC-ListNet", "meta", _params_key(ref_params))]
+            cmp = compare(metric, Y_test, _output(ref, info, "regression"), _output(out, info, threshold))
             p_value, mark = cmp.p_value, cmp.mark
         rows.append({
             "dataset": dataset, "method": method, "features": features, "threshold": threshold, "metric": metric,
-            "value": info(Y_test, out[key]), "params": json.dumps(params, sort_keys=True),
+            "value": info(Y_test, _output(out, info, threshold)), "params": json.dumps(params, sort_keys=True),
             "tuned_on": proto.selection[metric], "cv_value": tuned[(method, features)].cv_value(params, metric),
             "p_value": p_value, "mark": mark, "n_warnings": int(out["n_warnings"]),
             "fit_seconds": float(out["seconds"]), "search": tuned[(method, features)].search,
         })
     return pd.DataFrame(rows)
+
+
+def _output(out: dict[str, Any], info: Any, threshold: str) -> np.ndarray:
+    """A final fit's scores (a ranking metric) or its decisions under ``threshold`` (a decision metric)."""
+    return out["scores"] if info.kind == "rank" else out["pred"][threshold]
 
 
 def _signed(table: pd.DataFrame, value: str) -> pd.Series:

@@ -97,7 +97,7 @@ from labelrank.protocol.fits import (
     _params_key,
     _run_tasks,
     _start_task,
-    _test_point_uncached,
+    _final_fit_uncached,
     _threads_per_task,
     fit_ranker,
     make_estimator,
@@ -345,13 +345,13 @@ def test_curve(dataset: str, method: str, features: Representation = "original",
     _check_representation(method, features, proto)
     name, grid = spec.axes[0]
     values = proto.grids[grid]
-    cached = _cached(_test_point_uncached, "test_point")
+    cached = _cached(_final_fit_uncached, "final_fit")
     threads = _threads_per_task(n_jobs())
-    tasks = [(dataset, proto.data_key(dataset), method, features, _params_key({name: v}), "default",
+    tasks = [(dataset, proto.data_key(dataset), method, features, _params_key({name: v}),
               code_version(_spec(method, proto)), proto, threads) for v in values]
     outs = _run_tasks(tasks, cached, f"{dataset} {method}: test values over the grid", progress)
     _, _, _, Y_test = load_data(dataset, proto)
-    rows = {v: evaluate(Y_test, o["scores"], o["pred"]) for v, o in zip(values, outs)}
+    rows = {v: evaluate(Y_test, o["scores"], o["pred"]["default"]) for v, o in zip(values, outs)}
     return pd.DataFrame(rows).T.rename_axis(name)
 
 
@@ -486,7 +486,8 @@ def llsf_inputs_comparison(dataset: str, method: str = "MLC-ListNet", params: di
 
 #: What the chapters compute besides :func:`results`: the staged-versus-full comparison (on these data sets), the test
 #: values of ML-kNN over its whole grid (every data set), the splitting-versus-non-splitting comparison (on these
-#: (data set, method) pairs) and the LLSF inputs comparison (these rankers, every data set).
+#: (data set, method) pairs) and the LLSF inputs comparison (these rankers, every data set); and the approximate
+#: neighbour search (:func:`labelrank.studies.yang2012.timing.approximate_search_plan`).
 CHAPTER_EXTRAS: dict[str, Any] = {
     "search": ("emotions", "scene", "yeast"),
     "curve": "ML-kNN",
@@ -518,7 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(args: Any) -> int:
     # run through the imported module, not ``__main__``: joblib's workers unpickle functions by module name
-    from labelrank.studies.yang2012 import experiments
+    from labelrank.studies.yang2012 import experiments, timing
 
     t0 = time.time()
     proto = experiments.protocol(args.profile)
@@ -545,6 +546,9 @@ def _main(args: Any) -> int:
         for dataset in experiments.CHAPTER_EXTRAS["search"]:
             if dataset in names:
                 experiments.search_comparison(dataset, proto=proto)
+        # the chapter "Meta-level features": exact against approximate neighbour search, data sets side by side
+        plan = timing.approximate_search_plan(proto.profile)
+        timing.approximate_search_table([dataset for dataset in plan if dataset in names])
     print(f"{len(table)} result rows in {time.time() - t0:.1f} s")
     runs = run_info(args.profile)["runs"]
     if runs:

@@ -1,24 +1,33 @@
-"""Timing the neighbour search behind the meta-level features: Yang & Gopal's (2012) Table 2.
+"""Timing the neighbour search behind the meta-level features: Yang & Gopal's (2012) Table 2, and the approximate
+search the paper mentions.
 
 The paper's Table 2 gives the "CPU seconds for computing the nearest neighbors for all instances in a batch mode"
 (section 3.4). :func:`neighbor_search_seconds` times the same work for :class:`labelrank.features.MetaLevelFeatures`
 on given arrays; :func:`table2_seconds` does it on a data set prepared as the paper's protocol prepares it
 (:func:`labelrank.protocol.load_data` under the full protocol: the whole splits, emotions rescaled to unit
-variance). The chapter "Meta-level features" and the scorecard both call them.
+variance). The chapter "Meta-level features" and the scorecard both call them. :func:`approximate_search_table`
+compares the exact search with NN-descent's ("run times could be considerably reduced using the approximate
+option", section 3.4): cost and MAP, one thread per data set, cached like the experiments' fits.
 """
 
 from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Sequence
+from importlib.metadata import version
 from typing import Any
 
 import numpy as np
+import pandas as pd
+from threadpoolctl import threadpool_limits
 
+from labelrank._optional import require
 from labelrank._validation import check_choice, check_positive_int
 from labelrank.protocol.profile import resolve
 
-__all__ = ["WORKLOADS", "table2_timing_plan", "neighbor_search_seconds", "table2_seconds"]
+__all__ = ["WORKLOADS", "table2_timing_plan", "neighbor_search_seconds", "table2_seconds", "APPROXIMATE_SEARCHES",
+           "approximate_search_plan", "approximate_search_table"]
 
 #: ``"test"``: fit plus the neighbours of every test instance (the batch that Table 2 most plausibly times);
 #: ``"all"``: also every training instance, excluding itself (what a full experiment needs).
@@ -90,3 +99,105 @@ def table2_seconds(dataset: str, workload: str = "test", *, n_jobs: int = 1, rep
 
     X_train, Y_train, X_test, _ = experiments.load_data(dataset, experiments.protocol("full"))
     return neighbor_search_seconds(X_train, Y_train, X_test, workload, k=k, n_jobs=n_jobs, repeat=repeat)
+
+
+#: The searches :func:`approximate_search_table` compares: ``(algorithm, n_candidates)`` of
+#: :class:`~labelrank.features.MetaLevelFeatures` (None: its default, 3k + 50 candidates).
+APPROXIMATE_SEARCHES: tuple[tuple[str, int | None], ...] = (("exact", None), ("approximate", None),
+                                                            ("approximate", 1000))
+#: The data sets the book compares them on under each profile: none under the quick one, where pynndescent's
+#: just-in-time compilation alone would take over a minute.
+_APPROXIMATE_PLAN: dict[str, tuple[str, ...]] = {"quick": (), "full": ("emotions", "yeast", "scene", "reuters21578")}
+
+
+def approximate_search_plan(profile: str | None = None) -> tuple[str, ...]:
+    """The data sets the chapter "Meta-level features" compares the searches on under ``profile``
+    (``LABELRANK_PROFILE`` when None)."""
+    return _APPROXIMATE_PLAN[resolve(profile)]
+
+
+def _approximate_search_uncached(dataset: str, data_key: tuple, k: int, searches: tuple, version: str,
+                                 threads: int) -> list[dict[str, Any]]:
+    """The rows of :func:`approximate_search_table` for one data set (one thread: BLAS and numba)."""
+    from labelrank.features import MetaLevelFeatures
+    from labelrank.metrics import average_precision
+    from labelrank.protocol.fits import _start_task
+    from labelrank.studies.yang2012 import experiments
+
+    _start_task(1)
+    X_train, Y_train, X_test, Y_test = experiments.load_data(dataset, experiments.protocol("full"))
+    rows = []
+    with threadpool_limits(1):
+        for algorithm, candidates in searches:
+            options = {} if candidates is None else {"n_candidates": candidates}
+
+            def make():
+                return MetaLevelFeatures(k=k, algorithm=algorithm, n_jobs=1, dtype="float32", **options)
+
+            if algorithm == "approximate":  # compile pynndescent's functions before timing
+                warm = Y_train[:60].any(axis=0)
+                make().fit(X_train[:60], Y_train[:60][:, warm]).transform(X_test[:5])
+            c0, w0 = time.process_time(), time.perf_counter()
+            mlf = make().fit(X_train, Y_train)
+            c1 = time.process_time()
+            Z = mlf.transform(X_test)
+            c2, w2 = time.process_time(), time.perf_counter()
+            shown = candidates if candidates is not None else 3 * k + 50
+            rows.append({
+                "data set": dataset, "search": algorithm + (f", {shown} candidates" if algorithm != "exact" else ""),
+                "fit CPU s": c1 - c0, "transform CPU s": c2 - c1, "wall s": w2 - w0,
+                f"MAP (mean L2 of {k})": average_precision(Y_test, -Z[:, :, :k].mean(axis=-1)),
+                f"MAP (mean cos of {k})": average_precision(Y_test, -Z[:, :, 2 * k:3 * k].mean(axis=-1)),
+            })
+    return rows
+
+
+def approximate_search_table(datasets: Sequence[str], k: int = 10, progress: bool = True) -> pd.DataFrame:
+    """The exact neighbour search against NN-descent's on whole data sets: cost and the MAP of a one-feature ranker.
+
+    For each data set (prepared as :func:`table2_seconds` prepares it) and each of :data:`APPROXIMATE_SEARCHES`,
+    :class:`~labelrank.features.MetaLevelFeatures` with ``k`` neighbours is fitted on the training split and
+    transforms the test split, in one thread (pynndescent's functions compiled before the timing), and the test
+    categories are ranked by their mean L2 (and cosine) distance to the ``k`` nearest neighbours. The data sets run
+    side by side through the experiment engine's workers (one each) and are cached under
+    ``cache_dir()/"experiments"/"approximate_search"``, keyed on the data set, ``k``, the searches and the versions
+    of the engine, the data parsers, the numerical libraries and pynndescent: the timings are those of the run
+    that computed them.
+
+    Parameters
+    ----------
+    datasets : sequence of str
+        Data sets of the full profile (:func:`approximate_search_plan`).
+    k : int, default=10
+    progress : bool, default=True
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (data set, search): ``data set``, ``search``, ``fit CPU s``, ``transform CPU s``, ``wall s``,
+        ``MAP (mean L2 of k)``, ``MAP (mean cos of k)``.
+
+    Examples
+    --------
+    >>> approximate_search_table([]).shape[0]
+    0
+    """
+    from labelrank.protocol.fits import _run_tasks
+    from labelrank.protocol.keys import _cached, code_version
+    from labelrank.studies.yang2012 import experiments
+
+    k = check_positive_int(k, "k")
+    full = experiments.protocol("full")
+    for dataset in datasets:
+        if dataset not in full.datasets:
+            raise ValueError(f"datasets must be among the full profile's {full.datasets}, got {dataset!r}")
+    columns = ["data set", "search", "fit CPU s", "transform CPU s", "wall s", f"MAP (mean L2 of {k})",
+               f"MAP (mean cos of {k})"]
+    if not datasets:
+        return pd.DataFrame(columns=columns)
+    require("pynndescent", "approximate_search_table")
+    code = f"{code_version()}-pynndescent={version('pynndescent')}"
+    tasks = [(dataset, full.data_key(dataset), k, APPROXIMATE_SEARCHES, code, 1) for dataset in datasets]
+    cached = _cached(_approximate_search_uncached, "approximate_search", ignore=("threads",))
+    outs = _run_tasks(tasks, cached, "approximate neighbour search", progress)
+    return pd.DataFrame([row for out in outs for row in out], columns=columns)
