@@ -384,6 +384,9 @@ def test_the_approximate_search_table_is_computed_once_and_then_read(cache, monk
     assert list(first.columns[-2:]) == ["MAP (mean L2 of 10)", "MAP (mean cos of 10)"]
     assert 0.5 < first.loc[0, "MAP (mean L2 of 10)"] < 1 and (first[["fit CPU s", "wall s"]] > 0).all(axis=None)
     pd.testing.assert_frame_equal(timing.approximate_search_table(["emotions"], k=10, progress=False), first)
+    both = timing.approximate_search_table(["yeast", "emotions"], k=10, progress=False)  # one task, in this order
+    assert both["data set"].tolist() == ["yeast", "emotions"] and both.loc[1, "MAP (mean L2 of 10)"] == pytest.approx(
+        first.loc[0, "MAP (mean L2 of 10)"])
     assert timing.approximate_search_table([], progress=False).empty
     with pytest.raises(ValueError, match="citeseer"):
         timing.approximate_search_table(["citeseer"])

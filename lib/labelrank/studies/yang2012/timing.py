@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from labelrank._optional import require
@@ -116,39 +117,43 @@ def approximate_search_plan(profile: str | None = None) -> tuple[str, ...]:
     return _APPROXIMATE_PLAN[resolve(profile)]
 
 
-def _approximate_search_uncached(dataset: str, data_key: tuple, k: int, searches: tuple, version: str,
+def _approximate_search_uncached(datasets: tuple, data_keys: tuple, k: int, searches: tuple, version: str,
                                  threads: int) -> list[dict[str, Any]]:
-    """The rows of :func:`approximate_search_table` for one data set (one thread: BLAS and numba)."""
+    """The rows of :func:`approximate_search_table` for data sets of one storage, dense or sparse, one after
+    another in one process (one thread: BLAS and numba), so that pynndescent compiles its kernels for that storage
+    once."""
     from labelrank.features import MetaLevelFeatures
     from labelrank.metrics import average_precision
     from labelrank.protocol.fits import _start_task
     from labelrank.studies.yang2012 import experiments
 
     _start_task(1)
-    X_train, Y_train, X_test, Y_test = experiments.load_data(dataset, experiments.protocol("full"))
     rows = []
-    with threadpool_limits(1):
-        for algorithm, candidates in searches:
-            options = {} if candidates is None else {"n_candidates": candidates}
+    for dataset in datasets:
+        X_train, Y_train, X_test, Y_test = experiments.load_data(dataset, experiments.protocol("full"))
+        with threadpool_limits(1):
+            for algorithm, candidates in searches:
+                options = {} if candidates is None else {"n_candidates": candidates}
 
-            def make():
-                return MetaLevelFeatures(k=k, algorithm=algorithm, n_jobs=1, dtype="float32", **options)
+                def make():
+                    return MetaLevelFeatures(k=k, algorithm=algorithm, n_jobs=1, dtype="float32", **options)
 
-            if algorithm == "approximate":  # compile pynndescent's functions before timing
-                warm = Y_train[:60].any(axis=0)
-                make().fit(X_train[:60], Y_train[:60][:, warm]).transform(X_test[:5])
-            c0, w0 = time.process_time(), time.perf_counter()
-            mlf = make().fit(X_train, Y_train)
-            c1 = time.process_time()
-            Z = mlf.transform(X_test)
-            c2, w2 = time.process_time(), time.perf_counter()
-            shown = candidates if candidates is not None else 3 * k + 50
-            rows.append({
-                "data set": dataset, "search": algorithm + (f", {shown} candidates" if algorithm != "exact" else ""),
-                "fit CPU s": c1 - c0, "transform CPU s": c2 - c1, "wall s": w2 - w0,
-                f"MAP (mean L2 of {k})": average_precision(Y_test, -Z[:, :, :k].mean(axis=-1)),
-                f"MAP (mean cos of {k})": average_precision(Y_test, -Z[:, :, 2 * k:3 * k].mean(axis=-1)),
-            })
+                if algorithm == "approximate":  # compile pynndescent's functions before timing
+                    warm = Y_train[:60].any(axis=0)
+                    make().fit(X_train[:60], Y_train[:60][:, warm]).transform(X_test[:5])
+                c0, w0 = time.process_time(), time.perf_counter()
+                mlf = make().fit(X_train, Y_train)
+                c1 = time.process_time()
+                Z = mlf.transform(X_test)
+                c2, w2 = time.process_time(), time.perf_counter()
+                shown = candidates if candidates is not None else 3 * k + 50
+                rows.append({
+                    "data set": dataset,
+                    "search": algorithm + (f", {shown} candidates" if algorithm != "exact" else ""),
+                    "fit CPU s": c1 - c0, "transform CPU s": c2 - c1, "wall s": w2 - w0,
+                    f"MAP (mean L2 of {k})": average_precision(Y_test, -Z[:, :, :k].mean(axis=-1)),
+                    f"MAP (mean cos of {k})": average_precision(Y_test, -Z[:, :, 2 * k:3 * k].mean(axis=-1)),
+                })
     return rows
 
 
@@ -158,11 +163,12 @@ def approximate_search_table(datasets: Sequence[str], k: int = 10, progress: boo
     For each data set (prepared as :func:`table2_seconds` prepares it) and each of :data:`APPROXIMATE_SEARCHES`,
     :class:`~labelrank.features.MetaLevelFeatures` with ``k`` neighbours is fitted on the training split and
     transforms the test split, in one thread (pynndescent's functions compiled before the timing), and the test
-    categories are ranked by their mean L2 (and cosine) distance to the ``k`` nearest neighbours. The data sets run
-    side by side through the experiment engine's workers (one each) and are cached under
-    ``cache_dir()/"experiments"/"approximate_search"``, keyed on the data set, ``k``, the searches and the versions
-    of the engine, the data parsers, the numerical libraries and pynndescent: the timings are those of the run
-    that computed them.
+    categories are ranked by their mean L2 (and cosine) distance to the ``k`` nearest neighbours. The dense and
+    the sparse data sets (Reuters-21578) are two tasks of the experiment engine, side by side in its workers (each
+    compiles pynndescent's kernels for its storage once; as one task per data set, a worker restarted by loky after
+    a compilation compiled again), cached under ``cache_dir()/"experiments"/"approximate_search"``, keyed on the
+    data sets, ``k``, the searches and the versions of the engine, the data parsers, the numerical libraries and
+    pynndescent: the timings are those of the run that computed them.
 
     Parameters
     ----------
@@ -197,7 +203,13 @@ def approximate_search_table(datasets: Sequence[str], k: int = 10, progress: boo
         return pd.DataFrame(columns=columns)
     require("pynndescent", "approximate_search_table")
     code = f"{code_version()}-pynndescent={version('pynndescent')}"
-    tasks = [(dataset, full.data_key(dataset), k, APPROXIMATE_SEARCHES, code, 1) for dataset in datasets]
+    groups: dict[bool, list[str]] = {}  # dense and sparse data sets apart: one compilation of each kind of kernel
+    for dataset in datasets:
+        groups.setdefault(sp.issparse(experiments.load_data(dataset, full)[0]), []).append(dataset)
+    tasks = [(tuple(group), tuple(full.data_key(d) for d in group), k, APPROXIMATE_SEARCHES, code, 1)
+             for group in groups.values()]
     cached = _cached(_approximate_search_uncached, "approximate_search", ignore=("threads",))
     outs = _run_tasks(tasks, cached, "approximate neighbour search", progress)
-    return pd.DataFrame([row for out in outs for row in out], columns=columns)
+    table = pd.DataFrame([row for out in outs for row in out], columns=columns)
+    order = {dataset: i for i, dataset in enumerate(datasets)}
+    return table.sort_values("data set", key=lambda names: names.map(order), kind="stable", ignore_index=True)
