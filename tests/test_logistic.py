@@ -47,6 +47,14 @@ def test_the_sparse_design_sums_duplicate_entries():
     np.testing.assert_allclose(Design(Z).gram(np.array([1.0, 2.0])), A.T @ np.diag([1.0, 2.0]) @ A)
 
 
+def test_the_sparse_design_leaves_its_input_alone():
+    Z = sp.csr_matrix((np.array([2.0, 1.0, 3.0]), np.array([1, 0, 1]), np.array([0, 2, 3])), shape=(2, 2))
+    indices, data = Z.indices.copy(), Z.data.copy()  # row 0's indices unsorted
+    Design(Z).gram(np.ones(2))
+    np.testing.assert_array_equal(Z.indices, indices)
+    np.testing.assert_array_equal(Z.data, data)
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_a_sparse_fit_equals_the_dense_fit(seed):
     F, y = sparse_data(seed)

@@ -45,7 +45,7 @@ class Design:
             self._A = np.hstack([np.ones((n, 1)), np.asarray(Z, dtype=np.float64)])
             return
         self._A = None
-        self._Z = sp.csr_matrix(Z, dtype=np.float64)
+        self._Z = sp.csr_matrix(Z, dtype=np.float64, copy=True)  # sum_duplicates below must not touch Z
         self._Z.sum_duplicates()
         self._Zt = self._Z.T.tocsr()
         indptr, indices, data = self._Z.indptr, self._Z.indices, self._Z.data
