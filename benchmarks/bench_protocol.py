@@ -120,7 +120,7 @@ def timed_fit(dataset, method, params, proto, profiler=None):
         start = time.process_time()
         if profiler is not None:
             profiler.enable()
-        _, _, _, n_warnings = _fit_outputs(dataset, method, "original", params, "regression", 0, proto)
+        _, _, _, n_warnings = _fit_outputs(dataset, method, "original", params, ("regression",), 0, proto)
         if profiler is not None:
             profiler.disable()
         return time.process_time() - start, n_warnings > 0

@@ -147,20 +147,30 @@ def _baseline_inputs(dataset: str, features: str, fold: int, proto: Protocol):
     return X_fit, Y_fit, X_eval, Y_eval
 
 
-def _fit_outputs(dataset: str, method: str, features: str, params: dict, threshold: str, fold: int,
-                 proto: Protocol) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Fit on the fold's fitting part; (Y_eval, scores, 0/1 decisions, number of convergence warnings)."""
+def _fit_outputs(dataset: str, method: str, features: str, params: dict, thresholds: tuple[str, ...], fold: int,
+                 proto: Protocol) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], int]:
+    """Fit on the fold's fitting part (the whole training set for ``fold == -1``); (Y_eval, scores, 0/1 decisions
+    under each of ``thresholds``, number of convergence warnings). A ranker's rules are all its LLSF; a baseline is
+    fitted once for all of its rules (``fit_path`` along ``"threshold"``: the rules differ in the threshold alone),
+    or once per rule if it has no ``fit_path``."""
     spec = _spec(method, proto)
     with _ConvergenceWarnings() as caught:
         if spec.kind == "ranker":
             Y_eval = _split(dataset, proto, fold)[3]
             est, _, Ze = fit_ranker(dataset, method, params, fold, proto)
             scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
+            preds = {rule: pred for rule in thresholds}
         else:
             X_fit, Y_fit, X_eval, Y_eval = _baseline_inputs(dataset, features, fold, proto)
-            est = make_estimator(method, params, threshold, proto).fit(X_fit, Y_fit)
-            scores, pred = est.decision_function(X_eval), est.predict(X_eval)
-    return Y_eval, np.asarray(scores, dtype=np.float64), np.asarray(pred, dtype=np.int8), caught.count
+            estimators = [make_estimator(method, params, rule, proto) for rule in thresholds]
+            if len(estimators) > 1 and hasattr(estimators[0], "fit_path"):
+                models = estimators[0].fit_path(X_fit, Y_fit, "threshold", [e.threshold for e in estimators])
+            else:
+                models = [estimator.fit(X_fit, Y_fit) for estimator in estimators]
+            scores = models[0].decision_function(X_eval)
+            preds = {rule: model.predict(X_eval) for rule, model in zip(thresholds, models)}
+    return (Y_eval, np.asarray(scores, dtype=np.float64),
+            {rule: np.asarray(pred, dtype=np.int8) for rule, pred in preds.items()}, caught.count)
 
 
 def _start_task(threads: int) -> None:
@@ -206,8 +216,9 @@ def _cv_point_uncached(dataset: str, data_key: tuple, method: str, features: str
                        version: str, proto: Protocol, threads: int) -> dict[str, float]:
     _start_task(threads)
     t0, c0 = time.perf_counter(), time.process_time()
-    Y_eval, scores, pred, n_warn = _fit_outputs(dataset, method, features, dict(params_key), "default", fold, proto)
-    return _evaluation(Y_eval, scores, pred, n_warn, time.perf_counter() - t0, time.process_time() - c0)
+    Y_eval, scores, preds, n_warn = _fit_outputs(dataset, method, features, dict(params_key), ("default",), fold,
+                                                 proto)
+    return _evaluation(Y_eval, scores, preds["default"], n_warn, time.perf_counter() - t0, time.process_time() - c0)
 
 
 def _cv_path_uncached(dataset: str, data_key: tuple, method: str, base_key: tuple, axis: str, values: tuple,
@@ -258,30 +269,14 @@ def _evaluation(Y_eval: np.ndarray, scores: Any, pred: Any, n_warnings: int, sec
 def _final_fit_uncached(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple, version: str,
                         proto: Protocol, threads: int) -> dict[str, Any]:
     """A method's fit on the whole training set and its test outputs: ``scores``, ``pred`` (a dict of 0/1
-    decisions by threshold rule, :attr:`MethodSpec.thresholds`; a ranker's "default" is its "regression"),
-    ``n_warnings``, ``seconds`` and ``cpu_seconds``. A baseline is fitted once for both of its rules (``fit_path``
-    along ``"threshold"``: the rules differ in the threshold alone), or once per rule if it has no ``fit_path``."""
+    decisions by threshold rule, "default" and "regression"; a ranker's "default" is its "regression"; a baseline
+    fitted once for both), ``n_warnings``, ``seconds`` and ``cpu_seconds``."""
     _start_task(threads)
     t0, c0 = time.perf_counter(), time.process_time()
-    spec, params = _spec(method, proto), dict(params_key)
-    with _ConvergenceWarnings() as caught:
-        if spec.kind == "ranker":
-            est, _, Ze = fit_ranker(dataset, method, params, -1, proto)
-            scores, pred = est.decision_function_features(Ze), est.predict_features(Ze)
-            preds = {"default": pred, "regression": pred}
-        else:
-            X_fit, Y_fit, X_eval, _ = _baseline_inputs(dataset, features, -1, proto)
-            rules = spec.thresholds
-            estimators = [make_estimator(method, params, rule, proto) for rule in rules]
-            if hasattr(estimators[0], "fit_path"):
-                models = estimators[0].fit_path(X_fit, Y_fit, "threshold", [e.threshold for e in estimators])
-            else:
-                models = [estimator.fit(X_fit, Y_fit) for estimator in estimators]
-            scores = models[0].decision_function(X_eval)
-            preds = {rule: model.predict(X_eval) for rule, model in zip(rules, models)}
-    return {"scores": np.asarray(scores, dtype=np.float64),
-            "pred": {rule: np.asarray(pred, dtype=np.int8) for rule, pred in preds.items()},
-            "n_warnings": caught.count, "seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0}
+    _, scores, preds, n_warn = _fit_outputs(dataset, method, features, dict(params_key), ("default", "regression"),
+                                            -1, proto)
+    return {"scores": scores, "pred": preds, "n_warnings": n_warn, "seconds": time.perf_counter() - t0,
+            "cpu_seconds": time.process_time() - c0}
 
 
 def _params_key(params: dict[str, Any]) -> tuple:
