@@ -397,10 +397,16 @@ def test_binary_svm_alm_is_optimal_where_liblinear_stops_early():
 
 
 def test_binary_svm_auto_solver_follows_the_number_of_columns():
+    """The ALM on dense X of at most 4,096 columns and on sparse X (which it densifies) of at most 1,000."""
     X, Y = make_data(4)
     assert BinarySVM().fit(X, Y).solver_ == "alm"
-    wide = sp.random(60, 1_001, density=0.01, format="csr", random_state=0)
-    assert BinarySVM().fit(wide, Y).solver_ == "liblinear"
+    rng = np.random.default_rng(0)
+    for columns, solver in ((4_096, "alm"), (4_097, "liblinear")):
+        dense = rng.normal(size=(X.shape[0], columns))
+        assert BinarySVM().fit(dense, Y).solver_ == solver
+    for columns, solver in ((1_000, "alm"), (1_001, "liblinear")):
+        wide = sp.random(60, columns, density=0.01, format="csr", random_state=0)
+        assert BinarySVM().fit(wide, Y).solver_ == solver
     with pytest.raises(ValueError, match="solver must be one of .* got 'newton'"):
         BinarySVM(solver="newton").fit(X, Y)
 

@@ -36,16 +36,16 @@ One binary SVM per class with the hinge loss and an unregularised bias,
     \min_{w_c, b_c} \tfrac12 \lVert w_c \rVert^2 + C \sum_i \max\big(0, 1 - y_{ic} (\langle w_c, x_i\rangle
     + b_c)\big), \qquad y_{ic} = \pm 1,
 
-solved in the dual by libsvm (:class:`sklearn.svm.SVC`) on the Gram matrix ``K = A A^T`` of the fitting
-instances (``"plain"``, ``"meta"``) or on the RBF kernel :math:`\exp(-\gamma \lVert a - a'\rVert^2)`
-(``"rbf"``). We do not use :class:`labelrank.baselines.BinarySVM` (which also penalises the bias, and on more
-than 1,000 columns runs LIBLINEAR): on the meta-level features, with up to 3,322 columns for 422 fitting
-instances, the data are separable, and
-LIBLINEAR's dual coordinate descent needs thousands of passes; from ``k = 40`` and ``C = 0.1`` on it stops at its
-10,000-pass limit, far from the optimum, while libsvm solves the same problem on the 422 x 422 Gram matrix in
-milliseconds. Where the data are not separable and ``C`` is very large (the plain features from ``C`` of about
-100 on) libsvm needs millions of iterations; a binary SVM that reaches ``max_iter`` iterations marks its grid
-point *not converged*, the point is skipped in the remaining folds and is not eligible in the selection.
+solved in the dual by libsvm (:class:`sklearn.svm.SVC`) on the Gram matrix ``K = A A^T`` of the fitting instances
+(``"plain"``, ``"meta"``) or on the RBF kernel :math:`\exp(-\gamma \lVert a - a'\rVert^2)` (``"rbf"``). We do not
+use :class:`labelrank.baselines.BinarySVM`, which penalises the bias (LIBLINEAR's problem; LIBLINEAR is its solver
+on more than 4,096 dense columns). Nor LIBLINEAR: on the meta-level features, with up to 3,322 columns for 422
+fitting instances, the data are separable, and LIBLINEAR's dual coordinate descent needs thousands of passes; from
+``k = 40`` and ``C = 0.1`` on it stops at its 10,000-pass limit, far from the optimum, while libsvm solves the
+same problem on the 422 x 422 Gram matrix in milliseconds. Where the data are not separable and ``C`` is very
+large (the plain features from ``C`` of about 100 on) libsvm needs millions of iterations; a binary SVM that
+reaches ``max_iter`` iterations marks its grid point *not converged*, the point is skipped in the remaining folds
+and is not eligible in the selection.
 
 Tuning (section 3.4)
 --------------------
