@@ -600,9 +600,10 @@ def binary_svm_primal_excess(dataset, proto) -> float:
 def compare_binary_svm(dataset, proto) -> None:
     """Binary-SVM's C axis: LIBLINEAR point tasks (the reference) against the ALM's warm path task, where the ALM is
     the default; then on Fig. 2's meta-level features (the exact protocol's, so Reuters-21578's too)."""
-    if baselines_module._binary_svm_auto_solver(_split(dataset, proto, 0)[0]) == "alm":
+    X, Y, _, _ = _split(dataset, proto, 0)
+    if baselines_module._binary_svm_auto_solver(X) == "alm":
         compare_c_axis(dataset, proto, "Binary-SVM", "liblinear", "LIBLINEAR", binary_svm_primal_excess)
-    n_columns = _split(dataset, proto, 0)[1].shape[1] * (3 * proto.k_meta + 2)
+    n_columns = Y.shape[1] * (3 * proto.k_meta + 2)
     if n_columns > baselines_module._ALM_MAX_SPARSE_FEATURES:
         compare_binary_svm_wide(dataset, proto)
         return
