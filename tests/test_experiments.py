@@ -9,6 +9,7 @@ can be checked against a known answer; each test gets its own cache folder.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 from pathlib import Path
 
@@ -131,11 +132,12 @@ def test_profiles():
     assert {m: full.selection[m] for m in ("NDCG", "HLoss")} == {"NDCG": "MAP", "HLoss": "Micro-F1"}
     with pytest.raises(ValueError, match="profile"):
         ex.protocol("medium")
-    # the paper's full grids on the small data sets, the staged search on Reuters-21578 only; quick: staged
-    assert {d: full.search_for(d) for d in full.datasets} == {
-        "emotions": "full", "scene": "full", "yeast": "full", "reuters21578": "staged"}
-    assert {quick.search_for(d) for d in quick.datasets} == {"staged"}
-    assert {ex.exact("full").search_for(d) for d in full.datasets} == {"full"}
+    # the paper's full grids everywhere but for Reuters-21578's two costliest methods; quick: staged
+    staged = {(d, m) for d in full.datasets for m in full.methods if full.search_for(d, m) == "staged"}
+    assert staged == {("reuters21578", "RankSVM"), ("reuters21578", "MLC-LightGBM")}
+    assert {full.search_for(d) for d in full.datasets} == {"full"}
+    assert {quick.search_for(d, m) for d in quick.datasets for m in quick.methods} == {"staged"}
+    assert {ex.exact("full").search_for(d, m) for d in full.datasets for m in full.methods} == {"full"}
 
 
 def test_search_by_dataset_sets_tunes_default(sandbox):
@@ -150,6 +152,37 @@ def test_search_by_dataset_sets_tunes_default(sandbox):
         proto(search_by_dataset={"synthetic": "random"})
     with pytest.raises(ValueError, match="'search'.*'grid'"):
         proto(search="grid")
+
+
+def test_staged_methods_are_searched_staged_and_left_out_of_the_full_grids(sandbox, monkeypatch):
+    """A data set's staged methods: tune's default is the staged search for them only, results() leaves their grids
+    out of its pool of full grids, and search_comparison() out of its default methods; bad settings are refused."""
+    p = proto(search="full", staged_methods={ex.SYNTHETIC: ("StandIn-C",)})
+    assert (p.search_for(ex.SYNTHETIC), p.search_for(ex.SYNTHETIC, "StandIn-C")) == ("full", "staged")
+    staged = ex.tune(ex.SYNTHETIC, "StandIn-C", proto=p, progress=False)
+    full = ex.tune(ex.SYNTHETIC, "StandIn-kC", proto=p, targets=["MAP"], progress=False)
+    assert (staged.search, full.search) == ("staged", "full")
+    assert len(full.points) == len(p.grids["k"]) * len(p.grids["C"])
+
+    pooled = []
+
+    def stop(jobs, proto=None, progress=True):
+        pooled.extend(jobs)
+        raise RuntimeError("stopped before the pool")
+
+    # the module, which the package's function of the same name shadows as an attribute
+    monkeypatch.setattr(importlib.import_module("labelrank.protocol.results"), "run_full_grids", stop)
+    methods = {m: s for m, s in METHODS.items() if m.startswith("StandIn")}
+    with pytest.raises(RuntimeError, match="stopped"):
+        ex.results(dataclasses.replace(p, methods=methods, fig2_methods=()), progress=False)
+    assert pooled == [(ex.SYNTHETIC, "StandIn-kC", "original")]
+    monkeypatch.setattr(ex, "tune", lambda dataset, method, **kw: pooled.append(method) or staged)
+    ex.search_comparison(ex.SYNTHETIC, proto=dataclasses.replace(p, methods=methods), progress=False)
+    assert pooled[1:] == ["StandIn-kC", "StandIn-kC"]  # staged and full, StandIn-C left out
+    with pytest.raises(TypeError, match="staged_methods.*'StandIn-C'"):
+        proto(staged_methods={ex.SYNTHETIC: "StandIn-C"})
+    with pytest.raises(ValueError, match="staged_methods.*'Nope'"):
+        proto(staged_methods={ex.SYNTHETIC: ("Nope",)})
 
 
 def test_n_jobs_from_environment(monkeypatch):
@@ -512,16 +545,18 @@ def test_command_line_exact_runs_the_papers_protocol(tmp_path, monkeypatch, caps
     """--exact hands results() the protocol without the profile's concessions (stopped there: no fit runs)."""
     def stop(proto, datasets):
         searches = {d: proto.search_for(d) for d in proto.datasets}
-        raise ValueError(f"search={searches} subsample={proto.tune_subsample} fig2={proto.fig2_datasets}")
+        raise ValueError(f"search={searches} staged={proto.staged_methods} subsample={proto.tune_subsample} "
+                         f"fig2={proto.fig2_datasets}")
 
     monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(ex, "results", stop)
     assert ex.main(["--profile", "full", "--exact", "--datasets", "emotions"]) == 2
     full = "'emotions': 'full', 'scene': 'full', 'yeast': 'full'"
-    assert (f"search={{{full}, 'reuters21578': 'full'}} subsample={{}} "
+    assert (f"search={{{full}, 'reuters21578': 'full'}} staged={{}} subsample={{}} "
             "fig2=('emotions', 'scene', 'yeast', 'reuters21578')" in capsys.readouterr().err)
     assert ex.main(["--profile", "full", "--datasets", "emotions"]) == 2
-    assert (f"search={{{full}, 'reuters21578': 'staged'}} subsample={{'reuters21578': 2000}} "
+    assert (f"search={{{full}, 'reuters21578': 'full'}} staged={{'reuters21578': ('RankSVM', 'MLC-LightGBM')}} "
+            "subsample={'reuters21578': 2000} "
             "fig2=('emotions', 'scene', 'yeast')" in capsys.readouterr().err)
 
 

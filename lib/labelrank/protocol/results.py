@@ -106,8 +106,8 @@ def results(profile: str | Protocol | None = None, *, datasets: Sequence[str] | 
                              disable=not progress, leave=False):
                 meta_features(dataset, fold, proto)
         # every full grid in one pool of tasks (run_full_grids), before the tuning reads them
-        run_full_grids([(dataset, method, features) for dataset in names if proto.search_for(dataset) == "full"
-                        for method, features in jobs(dataset, proto)], proto, progress)
+        run_full_grids([(dataset, method, features) for dataset in names for method, features in jobs(dataset, proto)
+                        if proto.search_for(dataset, method) == "full"], proto, progress)
         table = pd.concat([_dataset_results(dataset, proto, progress) for dataset in names], ignore_index=True)
     return table
 

@@ -144,6 +144,7 @@ def _record_run(proto: Protocol, names: tuple[str, ...], what: str, started: flo
         "what": what,
         "search": proto.search,
         "search_by_dataset": dict(proto.search_by_dataset),
+        "staged_methods": {dataset: list(methods) for dataset, methods in proto.staged_methods.items()},
         "cv_subsample": dict(proto.tune_subsample),
         "datasets": list(names),
         "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(started)),

@@ -209,7 +209,7 @@ def tune(dataset: str, method: str, features: Representation = "original", proto
     proto : Protocol, optional
         The profile's settings (:func:`protocol` of ``LABELRANK_PROFILE`` when None).
     search : {"staged", "full"}, optional
-        ``proto.search_for(dataset)`` when None: ``"full"`` evaluates the product of the axes' grids,
+        ``proto.search_for(dataset, method)`` when None: ``"full"`` evaluates the product of the axes' grids,
         ``"staged"`` one axis at a time (this module's docstring).
     targets : sequence of str, optional
         The metrics to choose a configuration for; ``proto.targets`` (MAP and Micro-F1) by default.
@@ -222,7 +222,7 @@ def tune(dataset: str, method: str, features: Representation = "original", proto
     """
     proto = default_protocol() if proto is None else proto
     ev = _evaluator(dataset, method, features, proto, progress)
-    search = proto.search_for(dataset) if search is None else search
+    search = proto.search_for(dataset, method) if search is None else search
     if search not in ("staged", "full"):
         raise ValueError(f"search must be 'staged' or 'full', got {search!r}")
     targets = proto.targets if targets is None else tuple(targets)

@@ -52,6 +52,9 @@ class Protocol:
         Default search strategy of :func:`tune`.
     search_by_dataset : dict
         Data set -> search strategy, where it differs from ``search`` (:meth:`search_for`).
+    staged_methods : dict
+        Data set -> the methods searched with the staged search there, whatever its strategy says (the costliest
+        methods of a data set whose other methods have their full grids; :meth:`search_for`).
     patience : int
         Staged search along the ``C`` axis: stop after this many consecutive worse values on each side.
     widen_points : int
@@ -86,6 +89,7 @@ class Protocol:
     subsample: dict[str, tuple[int, int]] = field(default_factory=dict)
     search: Literal["staged", "full"] = "staged"
     search_by_dataset: dict[str, Literal["staged", "full"]] = field(default_factory=dict)
+    staged_methods: dict[str, tuple[str, ...]] = field(default_factory=dict)
     patience: int = 1
     widen_points: int = 4
     max_widen: int = 2
@@ -101,16 +105,26 @@ class Protocol:
         for name, value in (("search", self.search), *self.search_by_dataset.items()):
             if value not in ("staged", "full"):
                 raise ValueError(f"search of {name!r} must be 'staged' or 'full', got {value!r}")
+        for dataset, methods in self.staged_methods.items():
+            if isinstance(methods, str) or not all(isinstance(m, str) for m in methods):
+                raise TypeError(f"staged_methods[{dataset!r}] must be a tuple of method names, got {methods!r}")
+            unknown = [m for m in methods if self.methods and m not in self.methods]
+            if unknown:
+                raise ValueError(f"staged_methods[{dataset!r}]: {unknown} not among the methods {list(self.methods)}")
 
-    def search_for(self, dataset: str) -> Literal["staged", "full"]:
-        """The search strategy :func:`tune` uses on ``dataset`` by default.
+    def search_for(self, dataset: str, method: str | None = None) -> Literal["staged", "full"]:
+        """The search strategy :func:`tune` uses on ``dataset`` by default: for ``method`` if given (a method of
+        :attr:`staged_methods` there is searched staged), else the data set's own.
 
         Examples
         --------
-        >>> p = Protocol("demo", ("a", "b"), 5, 0, {}, search="full", search_by_dataset={"b": "staged"})
-        >>> p.search_for("a"), p.search_for("b")
-        ('full', 'staged')
+        >>> p = Protocol("demo", ("a", "b"), 5, 0, {}, search="full", search_by_dataset={"b": "staged"},
+        ...              staged_methods={"a": ("slow",)})
+        >>> p.search_for("a"), p.search_for("b"), p.search_for("a", "slow"), p.search_for("a", "fast")
+        ('full', 'staged', 'staged', 'full')
         """
+        if method is not None and method in self.staged_methods.get(dataset, ()):
+            return "staged"
         return self.search_by_dataset.get(dataset, self.search)
 
     @property
