@@ -736,7 +736,7 @@ def test_ranksvm_ir_matches_the_primal_qp_solved_by_scipy(C):
                    constraints=cons, jac=lambda v: np.concatenate([v[:d], np.full(P, C)]),
                    options={"ftol": 1e-12, "maxiter": 1000})
     # ftol 1e-14 is below SLSQP's rounding here: scipy 1.17.1 with one BLAS thread (make test's setting) stopped
-    # with "Positive directional derivative for linesearch" at C = 1, its objective right to 1e-14 relative
+    # with "Positive directional derivative for linesearch" at C = 1, its objective within 1e-13 of 1e-12's
     assert ref.success, ref.message
     ours = 0.5 * est.coef_ @ est.coef_ + C * np.maximum(0, 1 - D @ est.coef_).sum()
     assert ours == pytest.approx(ref.fun, rel=1e-6, abs=1e-9)
