@@ -132,9 +132,9 @@ def test_profiles():
     assert {m: full.selection[m] for m in ("NDCG", "HLoss")} == {"NDCG": "MAP", "HLoss": "Micro-F1"}
     with pytest.raises(ValueError, match="profile"):
         ex.protocol("medium")
-    # the paper's full grids everywhere but for Reuters-21578's two costliest methods; quick: staged
+    # the paper's full grids everywhere but for Reuters-21578's costliest method, our extra; quick: staged
     staged = {(d, m) for d in full.datasets for m in full.methods if full.search_for(d, m) == "staged"}
-    assert staged == {("reuters21578", "RankSVM"), ("reuters21578", "MLC-LightGBM")}
+    assert staged == {("reuters21578", "MLC-LightGBM")}
     assert {full.search_for(d) for d in full.datasets} == {"full"}
     assert {quick.search_for(d, m) for d in quick.datasets for m in quick.methods} == {"staged"}
     assert {ex.exact("full").search_for(d, m) for d in full.datasets for m in full.methods} == {"full"}
@@ -177,9 +177,9 @@ def test_staged_methods_are_searched_staged_and_left_out_of_the_full_grids(sandb
         ex.results(dataclasses.replace(p, methods=methods, fig2_methods=()), progress=False)
     assert pooled == [(ex.SYNTHETIC, "StandIn-kC", "original")]
     tuned = []
-    monkeypatch.setattr(ex, "tune", lambda dataset, method, **kw: tuned.append(method) or staged)
+    monkeypatch.setattr(ex, "staged_and_full", lambda dataset, method, **kw: tuned.append(method) or (staged, staged))
     ex.search_comparison(ex.SYNTHETIC, proto=dataclasses.replace(p, methods=methods), progress=False)
-    assert tuned == ["StandIn-kC", "StandIn-kC"]  # staged and full, StandIn-C left out
+    assert tuned == ["StandIn-kC"]  # StandIn-C left out
     with pytest.raises(TypeError, match="staged_methods.*'StandIn-C'"):
         proto(staged_methods={ex.SYNTHETIC: "StandIn-C"})
     with pytest.raises(ValueError, match="staged_methods.*'Nope'"):
@@ -556,7 +556,7 @@ def test_command_line_exact_runs_the_papers_protocol(tmp_path, monkeypatch, caps
     assert (f"search={{{full}, 'reuters21578': 'full'}} staged={{}} subsample={{}} "
             "fig2=('emotions', 'scene', 'yeast', 'reuters21578')" in capsys.readouterr().err)
     assert ex.main(["--profile", "full", "--datasets", "emotions"]) == 2
-    assert (f"search={{{full}, 'reuters21578': 'full'}} staged={{'reuters21578': ('RankSVM', 'MLC-LightGBM')}} "
+    assert (f"search={{{full}, 'reuters21578': 'full'}} staged={{'reuters21578': ('MLC-LightGBM',)}} "
             "subsample={'reuters21578': 2000} "
             "fig2=('emotions', 'scene', 'yeast')" in capsys.readouterr().err)
 
@@ -851,6 +851,27 @@ def test_run_full_grids_runs_every_methods_tasks_in_one_pool_for_tune_to_read(ca
         assert a.chosen == b.chosen
         pd.testing.assert_frame_equal(a.points.drop(columns=["seconds", "cpu_seconds"]),
                                       b.points.drop(columns=["seconds", "cpu_seconds"]))
+
+
+@pytest.mark.parametrize("method", ["MLC-ListNet", "Binary-SVM"])
+def test_staged_and_full_takes_the_full_grids_points_only_where_they_are_the_staged_searchs(cache, tmp_path_factory,
+                                                                                         monkeypatch, method):
+    """staged_and_full gives what tune gives with each search on its own (another, empty cache), and fits no point
+    task of its own along a batch axis (MLC-ListNet's learning rates: the batch's numbers are the point tasks'), but
+    its own, cold, along a warm axis (Binary-SVM's C: a warm-started path's fits are other points)."""
+    p = proto(grids={**proto().grids, "k": (10, 20, 30), "lr": (0.003, 0.01, 0.03)})
+    staged, full = ex.staged_and_full(ex.SYNTHETIC, method, proto=p, progress=False)
+    points = len(list((cache / "experiments" / "cv_point").rglob("output.pkl")))
+    monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path_factory.mktemp("alone")))
+    alone = [ex.tune(ex.SYNTHETIC, method, proto=p, search=search, progress=False) for search in ("staged", "full")]
+    for both, one in zip((staged, full), alone):
+        assert (both.search, both.chosen) == (one.search, one.chosen)
+        pd.testing.assert_frame_equal(both.points.drop(columns=["seconds", "cpu_seconds"]),
+                                      one.points.drop(columns=["seconds", "cpu_seconds"]))
+    assert len(staged.points) < len(full.points)
+    assert points == (0 if method == "MLC-ListNet" else len(staged.points) * p.n_folds)
+    with pytest.raises(ValueError, match="targets must be metric names.*'AUC'"):
+        ex.staged_and_full(ex.SYNTHETIC, method, proto=p, targets=["AUC"], progress=False)
 
 
 def test_search_comparison_sets_the_staged_choices_beside_the_full_grids(cache):

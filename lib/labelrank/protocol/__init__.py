@@ -2,8 +2,9 @@
 
 :func:`results` runs everything a results table needs on the data sets of a :class:`Protocol` (data preparation,
 folds, meta-level features, grid search per method, refits on the training set, test scores with significance) and
-returns one tidy :class:`pandas.DataFrame`; :func:`tune` is one method's search and :func:`run_full_grids` the full
-grids of many in one pool of tasks; :func:`run_info` the record of past runs. A study supplies the protocol (Yang &
+returns one tidy :class:`pandas.DataFrame`; :func:`tune` is one method's search, :func:`staged_and_full` both searches of one
+method (for comparing them) and :func:`run_full_grids` the full grids of many in one pool of tasks; :func:`run_info`
+the record of past runs. A study supplies the protocol (Yang &
 Gopal's: :mod:`labelrank.studies.yang2012.experiments`).
 
 Modules: :mod:`.settings`, :mod:`.keys` (cache keys and versions), :mod:`.data`, :mod:`.fits`, :mod:`.search`,
@@ -59,7 +60,7 @@ from labelrank.protocol.results import (
     test_outputs,
 )
 from labelrank.protocol.runs import run_info
-from labelrank.protocol.search import TuneResult, run_full_grids, tune, widen_grid
+from labelrank.protocol.search import TuneResult, run_full_grids, staged_and_full, tune, widen_grid
 from labelrank.protocol.settings import (
     MethodSpec,
     Protocol,
@@ -82,6 +83,7 @@ __all__ = [
     "jobs",
     "tuning_rows",
     "tune",
+    "staged_and_full",
     "run_full_grids",
     "TuneResult",
     "fit_ranker",

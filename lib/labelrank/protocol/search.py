@@ -84,6 +84,9 @@ class _Evaluator:
     def __init__(self, dataset: str, method: str, features: str, proto: Protocol, progress: bool):
         self.dataset, self.method, self.features, self.proto, self.progress = dataset, method, features, proto, progress
         self.table: dict[tuple, dict[str, float]] = {}
+        # points another search of the same data set, method and protocol evaluated, taken instead of fitted again
+        # where they are the numbers this evaluator's own tasks would give (staged_and_full)
+        self.known: dict[tuple, dict[str, float]] = {}
         self.cached = _cached(_cv_point_uncached, "cv_point")
         self.cached_path = _cached(_cv_path_uncached, "cv_path")
 
@@ -92,6 +95,9 @@ class _Evaluator:
         :attr:`~labelrank.protocol.settings.MethodSpec.path_axis`, one task per configuration and fold (the full
         search)."""
         pending = [c for c in {_params_key(c): c for c in configs}.values() if _params_key(c) not in self.table]
+        for c in [c for c in pending if _params_key(c) in self.known]:
+            self.table[_params_key(c)] = self.known[_params_key(c)]
+        pending = [c for c in pending if _params_key(c) not in self.table]
         if not pending:
             return
         calls, per_config = self.calls(pending, paths)
@@ -225,10 +231,53 @@ def tune(dataset: str, method: str, features: Representation = "original", proto
     search = proto.search_for(dataset, method) if search is None else search
     if search not in ("staged", "full"):
         raise ValueError(f"search must be 'staged' or 'full', got {search!r}")
+    return _search(ev, search, _check_targets(proto, targets))
+
+
+def staged_and_full(dataset: str, method: str, features: Representation = "original", proto: Protocol | None = None,
+                    targets: Sequence[str] | None = None, progress: bool = True) -> tuple[TuneResult, TuneResult]:
+    """Both searches of ``method`` on ``dataset``, to compare their choices: ``(staged, full)``, as :func:`tune`
+    gives them with ``search="staged"`` and ``search="full"``.
+
+    The full grid is searched first, and the staged search takes its points where they are the numbers its own
+    fits would give rather than fitting them again: for a method without a path axis (one cache entry per point
+    either way) and for one with a :attr:`~labelrank.protocol.settings.MethodSpec.batch_axis`, whose learning
+    rates trained together give what one fit each gives, number for number. Along a
+    :attr:`~labelrank.protocol.settings.MethodSpec.warm_axis` the full grid's fits are warm-started, another point
+    within the solver's tolerance, so there the staged search fits its own points from zero, as when it is the
+    search; so it does beyond the full grid (a ``C`` grid it widened).
+
+    Parameters and the checks of the input are :func:`tune`'s.
+
+    Returns
+    -------
+    (TuneResult, TuneResult)
+        The staged search's result (its ``points`` are the points it visited; those taken from the full grid
+        carry the full grid's ``seconds`` and ``cpu_seconds``) and the full grid's.
+    """
+    proto = default_protocol() if proto is None else proto
+    targets = _check_targets(proto, targets)
+    full = _search(_evaluator(dataset, method, features, proto, progress), "full", targets)
+    ev = _evaluator(dataset, method, features, proto, progress)
+    if _spec(method, proto).warm_axis is None:
+        names = [name for name, _, _ in _axes(method, proto)]
+        ev.known = {_params_key({n: row[n] for n in names}): {c: row[c] for c in full.points.columns if c not in names}
+                    for row in full.points.to_dict("records")}
+    return _search(ev, "staged", targets), full
+
+
+def _check_targets(proto: Protocol, targets: Sequence[str] | None) -> tuple[str, ...]:
+    """``targets`` (``proto.targets`` when None), each a metric name."""
     targets = proto.targets if targets is None else tuple(targets)
     for t in targets:
         if t not in METRICS:
             raise ValueError(f"targets must be metric names of {list(METRICS)}, got {t!r}")
+    return targets
+
+
+def _search(ev: _Evaluator, search: Literal["staged", "full"], targets: tuple[str, ...]) -> TuneResult:
+    """The ``search`` of ``ev``'s method on its data set, choosing a configuration for each of ``targets``."""
+    dataset, method, proto = ev.dataset, ev.method, ev.proto
     axes = _axes(method, proto)
     if search == "full":
         chosen = _full_search(ev, axes, targets, proto)
