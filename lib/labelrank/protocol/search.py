@@ -6,7 +6,7 @@ the order of :attr:`MethodSpec.axes`: first ``k`` with the other axes at the mid
 the learning rate) at the ``k`` chosen for each target metric. Along each axis it walks out from the middle of the
 grid and stops once :attr:`Protocol.patience` consecutive values on each side of every target's best are worse (or
 the grid ends; a ``C`` grid is widened instead). It assumes the cross-validated curves have one optimum along each
-axis.
+axis. :func:`staged_and_full` runs both searches of a method, for comparing their choices.
 """
 
 from __future__ import annotations
