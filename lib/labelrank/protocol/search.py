@@ -94,10 +94,10 @@ class _Evaluator:
         """Evaluate the configurations not evaluated yet; ``paths``: along the method's
         :attr:`~labelrank.protocol.settings.MethodSpec.path_axis`, one task per configuration and fold (the full
         search)."""
+        for key in dict.fromkeys(_params_key(c) for c in configs):  # in visiting order (frame rows)
+            if key in self.known and key not in self.table:
+                self.table[key] = self.known[key]
         pending = [c for c in {_params_key(c): c for c in configs}.values() if _params_key(c) not in self.table]
-        for c in [c for c in pending if _params_key(c) in self.known]:
-            self.table[_params_key(c)] = self.known[_params_key(c)]
-        pending = [c for c in pending if _params_key(c) not in self.table]
         if not pending:
             return
         calls, per_config = self.calls(pending, paths)
@@ -257,12 +257,11 @@ def staged_and_full(dataset: str, method: str, features: Representation = "origi
     """
     proto = default_protocol() if proto is None else proto
     targets = _check_targets(proto, targets)
-    full = _search(_evaluator(dataset, method, features, proto, progress), "full", targets)
+    full_ev = _evaluator(dataset, method, features, proto, progress)
+    full = _search(full_ev, "full", targets)
     ev = _evaluator(dataset, method, features, proto, progress)
     if _spec(method, proto).warm_axis is None:
-        names = [name for name, _, _ in _axes(method, proto)]
-        ev.known = {_params_key({n: row[n] for n in names}): {c: row[c] for c in full.points.columns if c not in names}
-                    for row in full.points.to_dict("records")}
+        ev.known = full_ev.table
     return _search(ev, "staged", targets), full
 
 
