@@ -51,9 +51,10 @@ result is the same:
   search's warm path task with the augmented Lagrangian solver (the default on at most 2,048 unknowns): time, MAP,
   choice, capped fits, and the largest relative excess of DCD's primal objective over the ALM's certified one;
   where dual coordinate descent is the default (more unknowns: Reuters-21578, yeast's Fig. 2 features), its path
-  task against two references: every pair in one random order per epoch, and each instance's pairs together
-  (the instance's label scores kept along the visit) but each C from the dual point 0; now each C starts from the
-  previous one's dual point scaled to it: time, MAP, choice, capped fits;
+  task against three references: every pair in one random order per epoch, each instance's pairs together
+  (the instance's label scores kept along the visit) but each C from the dual point 0, and each C from the
+  previous one's dual point scaled to it; now each C starts from that point or the one moved into the new box,
+  whichever has the larger dual objective (``dual_path_starts``): time, MAP, choice, capped fits;
 * MLC-LightGBM's ranker (k = 50, learning rate 0.1) with LightGBM's row-wise histograms and with the column-wise
   ones it uses: time and whether the scores are the same;
 * IBLR's k axis with its logistic regressions on the dense standardised neighbour label frequencies and on the
@@ -539,11 +540,27 @@ def cold_dcd_starts():
     return dcd_without("alpha_init")
 
 
+@contextlib.contextmanager
+def scaled_dcd_starts():
+    """Along RankSVM's C path, every C from the previous dual point scaled to it alone (the start before
+    dual_path_starts also offered the point moved into the new box)."""
+    import labelrank.rankers.pairwise_svm as pairwise_svm_module
+
+    starts = pairwise_svm_module.dual_path_starts
+    pairwise_svm_module.dual_path_starts = lambda *args: starts(*args)[1]
+    try:
+        yield
+    finally:
+        pairwise_svm_module.dual_path_starts = starts
+
+
 def compare_rank_svm_dcd(dataset, proto, features) -> None:
     """RankSVM's C path task with dual coordinate descent: one random order, then each instance's pairs together
-    (_cd_epoch_rows) but every C from 0, against each instance's pairs together, each C from the previous dual
-    point scaled to it: CPU s, capped fits, choice of C."""
-    for before, name in ((one_random_order, "one random order"), (cold_dcd_starts, "each C from 0")):
+    (_cd_epoch_rows) but every C from 0, then each C from the previous dual point scaled to it, against each
+    instance's pairs together, each C from the previous dual point moved or scaled into its box, whichever has the
+    larger dual objective (dual_path_starts): CPU s, capped fits, choice of C."""
+    for before, name in ((one_random_order, "one random order"), (cold_dcd_starts, "each C from 0"),
+                         (scaled_dcd_starts, "each C from the scaled point")):
         _compare_rank_svm_dcd(dataset, proto, features, before, name)
 
 

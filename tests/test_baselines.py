@@ -623,10 +623,11 @@ def test_rank_svm_path_along_c_is_the_cold_fits(solver):
         assert isinstance(warm.threshold_, LLSFThreshold)
 
 
-def test_rank_svm_dcd_path_starts_each_c_from_the_previous_dual_point_scaled(monkeypatch):
-    """The dual point handed to the next solve is the last one times C_new / C_old: inside the new box
-    [0, C_new w_p] because the old one was inside [0, C_old w_p]."""
+def test_rank_svm_dcd_path_starts_each_c_from_the_previous_dual_point_moved_or_scaled(monkeypatch):
+    """The next solve gets the two starts of dual_path_starts from the last dual point, old bounds C_old w_p and
+    new C_new w_p, and starts from the one of larger dual objective."""
     import labelrank.rankers.pairwise_svm as pairwise_svm_module
+    from labelrank.rankers.pairwise_svm import dual_path_starts
 
     X, Y = make_data(5, n=70)
     fit, starts = pairwise_svm_module.fit_pairwise_hinge, []
@@ -640,8 +641,8 @@ def test_rank_svm_dcd_path_starts_each_c_from_the_previous_dual_point_scaled(mon
     RankSVM(solver="dcd").fit_path(X, Y, "C", [0.1, 1.0, 4.0])
     assert starts[0][0] is None
     for (_, upper_before, alpha_before), (start, upper, _) in zip(starts, starts[1:]):
-        np.testing.assert_allclose(start, alpha_before * (upper / upper_before))
-        assert (start >= 0).all() and (start <= upper * (1 + 1e-12)).all()
+        np.testing.assert_array_equal(start, dual_path_starts(alpha_before, upper_before, upper))
+        assert (start[0] != start[1]).any()  # free pairs: the two differ
 
 
 @pytest.mark.parametrize("est", [BinarySVM(), MLkNN(k=3), IBLRML(k=3)], ids=ids)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import scipy.sparse as sp
 from scipy.optimize import minimize
 from sklearn.svm import LinearSVC
 
 import labelrank.rankers.pairwise_svm as pairwise_svm
-from labelrank.rankers.pairwise_svm import _grouped_order, fit_pairwise_hinge, pair_margins
+from labelrank.rankers.pairwise_svm import _grouped_order, dual_path_starts, fit_pairwise_hinge, pair_margins
 
 
 def random_problem(seed, n_rows=30, d=4, n_pairs=60):
@@ -306,6 +308,82 @@ def test_warm_start_from_the_solution_converges_at_once():
     smaller = fit_pairwise_hinge(F, a, b, C=0.01, tol=1e-9, max_iter=100_000, alpha_init=res.alpha)
     cold = fit_pairwise_hinge(F, a, b, C=0.01, tol=1e-9, max_iter=100_000)
     np.testing.assert_allclose(smaller.coef, cold.coef, atol=1e-6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 0.3, 0.999999, 1.0, 1.0 - 1e-12]),
+                          st.floats(0.01, 100.0)), min_size=1, max_size=20),
+       st.floats(1e-3, 1e3))
+def test_dual_path_starts_move_or_scale_the_previous_point_into_the_box(cases, factor):
+    """Pair by pair: moved, at its old bound (within 1e-9) -> the new bound, otherwise its value clipped to the
+    new box; scaled, its value times C'_p / C_p, clipped."""
+    fraction, previous = (np.array(v) for v in zip(*cases))
+    alpha, upper = fraction * previous, previous * factor
+    moved, scaled = dual_path_starts(alpha, previous, upper)
+    for a, c_old, c_new, got, got_scaled in zip(alpha, previous, upper, moved, scaled):
+        assert got == (c_new if a >= (1 - 1e-9) * c_old else min(a, c_new))
+        assert got_scaled == min(a * (c_new / c_old), c_new)
+    assert (moved >= 0).all() and (moved <= upper).all() and (scaled >= 0).all() and (scaled <= upper).all()
+    np.testing.assert_array_equal(dual_path_starts(alpha, 2.0, 3.0),
+                                  dual_path_starts(alpha, np.full(alpha.size, 2.0), np.full(alpha.size, 3.0)))
+
+
+def test_dual_path_starts_reject_bad_bounds():
+    with pytest.raises(ValueError, match="previous_upper must be positive and finite, got 0"):
+        dual_path_starts([0.5], 0.0, 1.0)
+    with pytest.raises(ValueError, match=r"upper must be .* one bound per pair \(2\)"):
+        dual_path_starts([0.5, 0.1], 1.0, [1.0])
+    with pytest.raises(ValueError, match=r"alpha must be one-dimensional .* got shape \(1, 2\)"):
+        dual_path_starts([[0.5, 0.1]], 1.0, 1.0)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_several_starts_the_one_of_largest_dual_objective(seed):
+    """Given rows of starts, the solve starts from the one of largest D: with the solution among them (in either
+    place) it is the solve from the solution alone, number for number; with 0 it is 0's (D = 0 there)."""
+    F, a, b = random_problem(seed)
+    res = fit_pairwise_hinge(F, a, b, C=1.0, tol=1e-8, max_iter=100_000)
+    zero = np.zeros_like(res.alpha)
+    alone = fit_pairwise_hinge(F, a, b, C=1.0, tol=1e-6, alpha_init=res.alpha)
+    assert alone.n_iter <= 3
+    for starts in ([zero, res.alpha], [res.alpha, zero], [zero, res.alpha, 0.5 * res.alpha]):
+        both = fit_pairwise_hinge(F, a, b, C=1.0, tol=1e-6, alpha_init=np.stack(starts))
+        np.testing.assert_array_equal(both.alpha, alone.alpha)
+        assert both.n_iter == alone.n_iter
+    cold = fit_pairwise_hinge(F, a, b, C=1.0, tol=1e-6)
+    from_zero = fit_pairwise_hinge(F, a, b, C=1.0, tol=1e-6, alpha_init=[zero, np.full_like(zero, 1e3)])
+    np.testing.assert_array_equal(from_zero.alpha, cold.alpha)  # the second, clipped to C = 1: D < 0 here
+    for bad in (np.zeros((2, 3)), np.zeros((0, 60)), np.zeros((1, 1, 60))):
+        with pytest.raises(ValueError, match=rf"alpha_init must have shape \(60,\) or \(n_starts, 60\), "
+                                             rf"got \({', '.join(map(str, bad.shape))}"):
+            fit_pairwise_hinge(F, a, b, alpha_init=bad)
+    # no pairs (every label relevant, or none): the starts are empty rows
+    assert fit_pairwise_hinge(F, [], [], alpha_init=np.zeros((2, 0))).coef.shape == (1, F.shape[1])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_past_the_hard_margin_the_moved_start_is_the_next_solution(seed):
+    """Separable pairs: once no dual value sits at its bound, the solution stays the same for every larger C, so
+    the moved start is the new solution, the solve from the two starts of dual_path_starts starts there and stops
+    after an epoch or three (the first epoch's order is not the last one's at C) at the same weights; from the
+    scaled point alone (the only start before) it needs over a hundred epochs to come back to it (133 to 547 on
+    seeds 0 to 5)."""
+    rng = np.random.default_rng(seed)
+    F = rng.normal(size=(40, 6))
+    w_true = rng.normal(size=6)
+    a, b = rng.integers(0, 40, 200), rng.integers(0, 40, 200)
+    keep = F[a] @ w_true - F[b] @ w_true > 0.5  # separable pairs, with a margin
+    a, b = a[keep], b[keep]
+    C = 1e3
+    res = fit_pairwise_hinge(F, a, b, C, tol=1e-6, max_iter=100_000)
+    assert res.converged and res.alpha.max() < C  # no pair at its bound: the hard-margin solution
+    kwargs = dict(tol=1e-6, max_iter=100_000)
+    moved, scaled = dual_path_starts(res.alpha, C, 10 * C)
+    both = fit_pairwise_hinge(F, a, b, 10 * C, alpha_init=np.stack([moved, scaled]), **kwargs)
+    scaled_only = fit_pairwise_hinge(F, a, b, 10 * C, alpha_init=scaled, **kwargs)
+    assert both.converged and scaled_only.converged
+    assert both.n_iter <= 3 < 100 < scaled_only.n_iter
+    np.testing.assert_allclose(both.coef, res.coef, atol=1e-6 * np.abs(res.coef).max())
 
 
 def test_pair_margins():

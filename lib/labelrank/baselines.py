@@ -140,8 +140,9 @@ class _MultiLabelBaseline(BaseEstimator):
         Along ``"C"`` of :class:`BinarySVM` and :class:`RankSVM` with the augmented Lagrangian solver, each fit
         starts from the previous value's solution (the same optimum within the solver's certified tolerance; the
         first value is fitted cold, exactly as :meth:`fit` fits it); so does :class:`RankSVM`'s dual coordinate
-        descent, from the previous dual point scaled to the new C (the same optimum within its tolerance where both
-        converge; other iterates where a fit stops at ``max_iter``). Anything else is one fit after another. The
+        descent, from the previous dual point moved or scaled into the new box, whichever has the larger dual
+        objective (:func:`~labelrank.rankers.pairwise_svm.dual_path_starts`: the same optimum within its tolerance
+        where both converge; other iterates where a fit stops at ``max_iter``). Anything else is one fit after another. The
         experiment engine's full grid search fits a method's warm axis so, in increasing order.
 
         Parameters
@@ -500,7 +501,7 @@ class RankSVM(_MultiLabelBaseline):
         warm-started from the previous one."""
         n, m = Y.shape
         from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm_path  # the `rank` extra
-        from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, rank_svm_pairs
+        from labelrank.rankers.pairwise_svm import dual_path_starts, fit_pairwise_hinge, rank_svm_pairs
 
         solver = self.solver
         if solver == "auto":
@@ -517,8 +518,9 @@ class RankSVM(_MultiLabelBaseline):
         else:
             F = sp.hstack([X, sp.csr_matrix(const)], format="csr") if sp.issparse(X) else np.hstack([X, const])
             path, previous = [], None
-            for model in models:  # each solve from the previous dual point, scaled to this C (inside the box)
-                start = None if previous is None else previous[1].alpha * (float(model.C) / previous[0])
+            for model in models:  # each solve from the previous dual point, moved or scaled into this C's box
+                start = None if previous is None else dual_path_starts(previous[1].alpha, previous[0] * weights,
+                                                                       float(model.C) * weights)
                 res = fit_pairwise_hinge(F, inst, inst, float(model.C) * weights, pos_blocks=rel, neg_blocks=irr,
                                          n_blocks=m, tol=self.tol or 1e-3, max_iter=self.max_iter or 1000,
                                          random_state=self.random_state, groups=inst, alpha_init=start)

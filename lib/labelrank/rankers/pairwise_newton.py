@@ -112,6 +112,7 @@ from labelrank.rankers.pairwise_svm import (
     _as_index,
     _check_blocks,
     _pair_bounds,
+    dual_path_starts,
 )
 
 __all__ = ["fit_pairwise_hinge_alm", "fit_pairwise_hinge_alm_path"]
@@ -441,9 +442,7 @@ def fit_pairwise_hinge_alm_path(
         upper = float(C) * base
         # the previous dual point in this C's box: a pair at its upper bound starts at the new one, the others
         # where they were (clipped)
-        start = None
-        if alpha is not None:
-            start = np.where(alpha >= (1.0 - 1e-9) * previous, upper, np.minimum(alpha, upper))
+        start = None if alpha is None else dual_path_starts(alpha, previous, upper)[0]
         res = _alm(Z, upper, w, tol, max_iter, bool(shrinking), start)
         if not res.converged and w.any():  # the warm start failed: solve again from w = 0, as a cold fit would
             cold = _alm(Z, upper, np.zeros_like(w), tol, max_iter, bool(shrinking))

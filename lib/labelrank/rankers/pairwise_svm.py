@@ -86,7 +86,7 @@ from labelrank._validation import check_label_matrix, check_positive_int, check_
 
 numba = require("numba", "labelrank.rankers.pairwise_svm (the solver's compiled kernels)")
 
-__all__ = ["PairwiseHingeResult", "fit_pairwise_hinge", "pair_margins", "rank_svm_pairs"]
+__all__ = ["PairwiseHingeResult", "dual_path_starts", "fit_pairwise_hinge", "pair_margins", "rank_svm_pairs"]
 
 #: With ``groups``, pairs whose two vectors are one row of ``F`` (Rank-SVM's) take :func:`_cd_epoch_rows`, the
 #: same epoch with one pass over a row per run of its pairs; False: :func:`_cd_epoch` (the reference, for tests
@@ -514,8 +514,10 @@ def fit_pairwise_hinge(
         Maximum number of epochs (passes over all pairs).
     random_state : int, default=0
         Seed of ``numpy.random.default_rng`` that draws the visiting order of each epoch.
-    alpha_init : array-like of shape (n_pairs,), optional
-        Warm start: dual variables (clipped to ``[0, C_p]``), e.g. ``result.alpha`` for a nearby ``C``.
+    alpha_init : array-like of shape (n_pairs,) or (n_starts, n_pairs), optional
+        Warm start: dual variables (clipped to ``[0, C_p]``), e.g. ``result.alpha`` for a nearby ``C``; given
+        several (rows), the solve starts from the one of largest dual objective :math:`D` (the first of equal
+        ones), e.g. the two of :func:`dual_path_starts`.
     groups : array-like of int, shape (n_pairs,), optional
         A group per pair (e.g. the instance whose list it comes from). Each epoch then visits the groups in a
         random order and each group's pairs together, in random order, instead of all pairs in one random order:
@@ -561,13 +563,21 @@ def fit_pairwise_hinge(
     if alpha_init is None:
         alpha = np.zeros(n_pairs)
     else:
-        alpha = np.asarray(alpha_init, dtype=np.float64)
-        if alpha.shape != (n_pairs,):
-            raise ValueError(f"alpha_init must have shape ({n_pairs},), got {alpha.shape}")
-        if not np.all(np.isfinite(alpha)):
+        starts = np.asarray(alpha_init, dtype=np.float64)
+        starts = starts[None] if starts.ndim == 1 else starts
+        if starts.ndim != 2 or starts.shape[1] != n_pairs or not starts.shape[0]:
+            raise ValueError(f"alpha_init must have shape ({n_pairs},) or (n_starts, {n_pairs}), "
+                             f"got {np.shape(alpha_init)}")
+        if not np.all(np.isfinite(starts)):
             raise ValueError("alpha_init must be finite")
-        alpha = np.ascontiguousarray(np.clip(alpha, 0.0, upper))
-        _accumulate(W, alpha, *args)
+        best = -np.inf
+        for start in starts:  # the start of largest dual objective D(alpha)
+            start = np.ascontiguousarray(np.clip(start, 0.0, upper))
+            W_start = np.zeros_like(W)
+            _accumulate(W_start, start, *args)
+            value = float(start.sum()) - 0.5 * float(np.sum(W_start * W_start))
+            if value > best:
+                best, alpha, W = value, start, W_start
 
     n_groups = 0
     if groups is not None:
@@ -615,6 +625,58 @@ def fit_pairwise_hinge(
     primal = 0.5 * sq_norm + float(np.sum(upper * np.maximum(0.0, 1.0 - margins)))
     dual = float(alpha.sum()) - 0.5 * sq_norm
     return PairwiseHingeResult(W, alpha, n_iter, converged, float(violation), primal, dual)
+
+
+def dual_path_starts(alpha: Any, previous_upper: Any, upper: Any) -> np.ndarray:
+    r"""Two points of the new box a solve along a path of ``C`` can start from: the previous solution moved into
+    the box, and scaled to it.
+
+    .. math::
+
+        \alpha^{moved}_p = \begin{cases} C'_p & \text{if } \alpha_p = C_p \\ \min(\alpha_p, C'_p)
+        & \text{otherwise,} \end{cases} \qquad
+        \alpha^{scaled}_p = \min(\alpha_p C'_p / C_p,\; C'_p),
+
+    with ``C_p`` the old and ``C'_p`` the new bound of pair ``p`` (a value within a relative 1e-9 of its bound
+    counts as at it). The optimality conditions of (D) are the sign of each pair's projected gradient, which
+    depends on ``W(alpha)`` and on whether ``alpha_p`` sits at 0, inside the box, or at its upper bound. A pair at
+    its bound keeps that status when the bound moves (its loss is still active), a free pair keeps its value: so
+    where no pair is at its upper bound (separable pairs past the hard margin's ``C``) the moved point *is* the new
+    solution. Where some pairs stay at their bound as ``C`` grows, the free pairs' values grow in proportion to ``C``
+    on the path's last linear piece, which the scaled point follows. :func:`fit_pairwise_hinge` given both starts
+    from the one of larger dual objective. On Reuters-21578 (Rank-SVM, dual coordinate descent, fold 0 of the
+    book's protocol, C from 1e-6 to 1e6) the moved point is the better from C of about 1e2 on the 2,000-document
+    subsample (a solve from it then takes one epoch where the scaled one takes over 300), and on all 6,216
+    training documents from C of about 1e3 to 3e3, where from 1e4 on the scaled one is; the augmented Lagrangian
+    path (:func:`labelrank.rankers.pairwise_newton.fit_pairwise_hinge_alm_path`) starts from the moved point.
+    Where ``C`` decreases, values are clipped into the new box.
+
+    Parameters
+    ----------
+    alpha : array-like of shape (n_pairs,)
+        The previous solution's dual variables.
+    previous_upper, upper : float or array-like of shape (n_pairs,)
+        The old and new upper bounds ``C_p``, ``C'_p`` (positive).
+
+    Returns
+    -------
+    numpy.ndarray of shape (2, n_pairs)
+        The moved point (row 0) and the scaled point (row 1), both in the new box ``[0, C'_p]``.
+
+    Examples
+    --------
+    >>> dual_path_starts([0.0, 0.5, 1.0], 1.0, 10.0).tolist()   # at 0, free, at the bound
+    [[0.0, 0.5, 10.0], [0.0, 5.0, 10.0]]
+    >>> dual_path_starts([0.0, 0.5, 1.0], 1.0, 0.25).tolist()   # a smaller C: clipped
+    [[0.0, 0.25, 0.25], [0.0, 0.125, 0.25]]
+    """
+    alpha = np.asarray(alpha, dtype=np.float64)
+    if alpha.ndim != 1:
+        raise ValueError(f"alpha must be one-dimensional (one dual value per pair), got shape {alpha.shape}")
+    previous_upper = _pair_bounds(previous_upper, alpha.shape[0], "previous_upper")
+    upper = _pair_bounds(upper, alpha.shape[0], "upper")
+    moved = np.where(alpha >= (1.0 - 1e-9) * previous_upper, upper, np.minimum(alpha, upper))
+    return np.stack([moved, np.minimum(alpha * (upper / previous_upper), upper)])
 
 
 def pair_margins(

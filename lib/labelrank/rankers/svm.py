@@ -18,7 +18,7 @@ from labelrank.rankers._base import (
 )
 from labelrank.rankers._simplex_qp import solve_simplex_qp
 from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm, fit_pairwise_hinge_alm_path
-from labelrank.rankers.pairwise_svm import PairwiseHingeResult, fit_pairwise_hinge, rank_svm_pairs
+from labelrank.rankers.pairwise_svm import PairwiseHingeResult, dual_path_starts, fit_pairwise_hinge, rank_svm_pairs
 
 numba = require("numba", "labelrank.rankers (the SVM rankers' compiled kernels)")
 
@@ -281,7 +281,8 @@ class RankSVMIR(_SVMRanker):
 
     def _path(self, Z: Any, Y: Any, values: list[float]) -> list[RankSVMIR]:
         # the pairs and standardised rows built once; "alm": fit_pairwise_hinge_alm_path (each C from the last
-        # weights, the pairs' norms computed once), "dcd": each C from the last dual point scaled to it
+        # weights, the pairs' norms computed once), "dcd": each C from the last dual point moved or scaled into
+        # its box
         template = clone(self)  # this ranker itself stays unfitted
         Z, Y = template._prepare(Z, Y)
         F, pos, neg, inst = template._pair_rows(Z, Y)
@@ -318,12 +319,14 @@ class RankSVMIR(_SVMRanker):
 
     def _solve(self, F: np.ndarray, pos: np.ndarray, neg: np.ndarray, inst: np.ndarray,
                previous: RankSVMIR | None = None) -> None:
-        """Solve on the rows of :meth:`_pair_rows` ("dcd": from ``previous``'s dual point, scaled to this C)."""
+        """Solve on the rows of :meth:`_pair_rows` ("dcd": from ``previous``'s dual point moved or scaled into this
+        C's box, :func:`~labelrank.rankers.pairwise_svm.dual_path_starts`)."""
         if self.solver == "alm":
             res = fit_pairwise_hinge_alm(F, pos, neg, float(self.C), tol=float(self.tol_),
                                          max_iter=int(self.max_iter_))
         else:
-            start = None if previous is None else previous.dual_coef_ * (float(self.C) / float(previous.C))
+            start = None if previous is None else dual_path_starts(previous.dual_coef_, float(previous.C),
+                                                                   float(self.C))
             groups = inst if F.nbytes > _GROUP_PAIRS_ABOVE else None  # see _GROUP_PAIRS_ABOVE
             res = fit_pairwise_hinge(F, pos, neg, float(self.C), tol=float(self.tol_),
                                      max_iter=int(self.max_iter_), random_state=int(self.random_state),
