@@ -80,11 +80,34 @@ def executes_alone(nb: nbformat.NotebookNode) -> bool:
     return bool(nb.metadata.get("labelrank", {}).get("execute_alone", False))
 
 
+#: A kernel that fails to start is started again this many times: the Jupyter protocol lets the client pick the
+#: kernel's ports before the kernel binds them, so two kernels started at the same moment can pick the same port
+#: and one of them dies ("ZMQError: Address already in use"; the client then reports "Kernel didn't respond"). It
+#: happened to a cold `make book` here on 2026-11-29; see jupyter/nbconvert#1066, nteract/papermill#511.
+KERNEL_START_ATTEMPTS = 3
+
+
+def kernel_failed_to_start(error: BaseException) -> bool:
+    """Whether ``error``, raised by the executor outside any cell, says that the kernel did not start."""
+    message = str(error)
+    return (type(error).__name__ == "ZMQError" or message.startswith("Kernel didn't respond")
+            or message.startswith("Kernel died before replying to kernel_info"))
+
+
 def execute(path: str, text: str, timeout: int) -> tuple[str, str | None, str | None, float]:
-    """Run one notebook (nbformat JSON) in its chapter's folder: (executed JSON, error, traceback, seconds)."""
-    nb = nbformat.reads(text, as_version=4)
-    result = single_nb_execution(nb, cwd=str(Path(path).parent), timeout=timeout, allow_errors=False,
-                                 meta_override=True)
+    """Run one notebook (nbformat JSON) in its chapter's folder: (executed JSON, error, traceback, seconds); a
+    kernel that fails to start is started again (:data:`KERNEL_START_ATTEMPTS`), before any cell has run."""
+    for attempt in range(1, KERNEL_START_ATTEMPTS + 1):
+        nb = nbformat.reads(text, as_version=4)
+        try:
+            result = single_nb_execution(nb, cwd=str(Path(path).parent), timeout=timeout, allow_errors=False,
+                                         meta_override=True)
+            break
+        except Exception as error:  # cell errors are in result.err: this is the kernel's start
+            if attempt == KERNEL_START_ATTEMPTS or not kernel_failed_to_start(error):
+                raise
+            print(f"execute_chapters: {os.path.relpath(path)}: the kernel did not start ({error}); starting "
+                  f"another (attempt {attempt + 1} of {KERNEL_START_ATTEMPTS})", flush=True)
     error = None if result.err is None else f"{type(result.err).__name__}: {result.err}"
     return nbformat.writes(nb), error, result.exc_string, result.time
 

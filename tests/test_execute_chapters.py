@@ -115,3 +115,41 @@ def test_jobs_must_be_positive(tmp_path, capsys):
     with pytest.raises(SystemExit):
         execute_chapters.main([str(tmp_path / "cache"), "--jobs", "0"])
     assert "--jobs must be at least 1, got 0" in capsys.readouterr().err
+
+
+def test_a_kernel_that_fails_to_start_is_started_again_and_other_errors_are_not_retried(tmp_path, monkeypatch,
+                                                                                           capsys):
+    """Two kernels started at once can pick the same port and one dies before any cell runs: the chapter is run
+    again, at most KERNEL_START_ATTEMPTS times in all; any other exception escapes at once."""
+    import nbformat
+
+    path = chapter(tmp_path, "retry", "print(6 * 7)")
+    text = nbformat.writes(execute_chapters.read_chapter(path, execute_chapters.md_config()))
+    real, calls = execute_chapters.single_nb_execution, []
+
+    def failing(errors):
+        def run(*args, **kwargs):
+            calls.append(1)
+            if len(calls) <= len(errors):
+                raise errors[len(calls) - 1]
+            return real(*args, **kwargs)
+        return run
+
+    monkeypatch.setattr(execute_chapters, "single_nb_execution",
+                        failing([RuntimeError("Kernel didn't respond in 60 seconds")]))
+    executed, error, _, _ = execute_chapters.execute(str(path), text, 60)
+    assert error is None and len(calls) == 2 and "42" in executed
+    assert "the kernel did not start" in capsys.readouterr().out
+
+    calls.clear()
+    monkeypatch.setattr(execute_chapters, "single_nb_execution", failing([ValueError("not a start failure")]))
+    with pytest.raises(ValueError, match="not a start failure"):
+        execute_chapters.execute(str(path), text, 60)
+    assert len(calls) == 1
+
+    calls.clear()
+    start = RuntimeError("Kernel didn't respond in 60 seconds")
+    monkeypatch.setattr(execute_chapters, "single_nb_execution", failing([start] * 5))
+    with pytest.raises(RuntimeError, match="Kernel didn't respond"):
+        execute_chapters.execute(str(path), text, 60)
+    assert len(calls) == execute_chapters.KERNEL_START_ATTEMPTS

@@ -142,8 +142,8 @@ class _MultiLabelBaseline(BaseEstimator):
         first value is fitted cold, exactly as :meth:`fit` fits it); so does :class:`RankSVM`'s dual coordinate
         descent, from the previous dual point moved or scaled into the new box, whichever has the larger dual
         objective (:func:`~labelrank.rankers.pairwise_svm.dual_path_starts`: the same optimum within its tolerance
-        where both converge; other iterates where a fit stops at ``max_iter``). Anything else is one fit after another. The
-        experiment engine's full grid search fits a method's warm axis so, in increasing order.
+        where both converge; other iterates where a fit stops at ``max_iter``). Anything else is one fit after
+        another. The experiment engine's full grid search fits a method's warm axis so, in increasing order.
 
         Parameters
         ----------
