@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import scipy.sparse as sp
 from scipy.optimize import minimize
 from sklearn.svm import LinearSVC
 
