@@ -462,6 +462,12 @@ def _pair_bounds(C: Any, n_pairs: int, name: str = "C") -> np.ndarray:
     return np.ascontiguousarray(upper)
 
 
+def _dual_objective(alpha: np.ndarray, W: np.ndarray) -> float:
+    """:math:`D(\\alpha) = \\sum_p \\alpha_p - \\tfrac12 \\lVert W(\\alpha) \\rVert^2` (eq. D), ``W`` being
+    :math:`W(\\alpha)`."""
+    return float(alpha.sum()) - 0.5 * float(np.sum(W * W))
+
+
 def _check_tol(tol: Any) -> float:
     return check_real(tol, "tol", low=0.0, low_inclusive=False)
 
@@ -575,7 +581,7 @@ def fit_pairwise_hinge(
             start = np.ascontiguousarray(np.clip(start, 0.0, upper))
             W_start = np.zeros_like(W)
             _accumulate(W_start, start, *args)
-            value = float(start.sum()) - 0.5 * float(np.sum(W_start * W_start))
+            value = _dual_objective(start, W_start)
             if value > best:
                 best, alpha, W = value, start, W_start
 
@@ -621,9 +627,8 @@ def fit_pairwise_hinge(
             bound_min = pg_min if pg_min < 0 else -np.inf
 
     margins = _margins(W, *args)
-    sq_norm = float(np.sum(W * W))
-    primal = 0.5 * sq_norm + float(np.sum(upper * np.maximum(0.0, 1.0 - margins)))
-    dual = float(alpha.sum()) - 0.5 * sq_norm
+    primal = 0.5 * float(np.sum(W * W)) + float(np.sum(upper * np.maximum(0.0, 1.0 - margins)))
+    dual = _dual_objective(alpha, W)
     return PairwiseHingeResult(W, alpha, n_iter, converged, float(violation), primal, dual)
 
 
