@@ -633,6 +633,28 @@ def test_svmmap_fit_path_is_the_sequence_of_warm_refits():
     assert not hasattr(template, "coef_")
 
 
+def test_svmmap_fit_path_prepares_its_input_once(monkeypatch):
+    """The path checks and standardises Z once, not once per C, and puts a feature-major Z (the layout of the
+    cached meta-level features) in C order once: the same fits as refits of a warm-started estimator."""
+    (Z, Y), (Zt, _), _ = hidden_linear_problem(seed=38, n=60, m=6, d=5, noise=1.0)
+    Cs = [0.1, 3.0, 100.0]
+    feature_major = np.ascontiguousarray(Z.transpose(2, 0, 1)).transpose(1, 2, 0)
+    assert not feature_major.flags.c_contiguous
+    warm = SVMMAP(tol=1e-4, warm_start=True)
+    expected = []
+    for C in Cs:
+        warm.set_params(C=C).fit(feature_major, Y)
+        expected.append((warm.n_iter_, warm.decision_function(Zt)))
+    calls = []
+    moments = rankers_module._moments
+    monkeypatch.setattr(rankers_module, "_moments", lambda Z: calls.append(Z.shape) or moments(Z))
+    path = SVMMAP(tol=1e-4).fit_path(feature_major, Y, Cs)
+    assert calls == [Z.shape]
+    for est, (n_iter, scores) in zip(path, expected):
+        assert est.n_iter_ == n_iter
+        np.testing.assert_array_equal(est.decision_function(Zt), scores)
+
+
 @pytest.mark.parametrize("solver, tol", [("alm", 1e-8), ("dcd", 1e-6)])
 def test_ranksvmir_fit_path_reaches_each_cold_optimum(solver, tol):
     """Each fit of the path solves the cold fit's problem: the same optimum within the solvers' tolerance (for the
