@@ -64,7 +64,9 @@ result is the same:
   them are nonzero): time and the largest difference of the test probabilities;
 * MLC-ListNet's, MLC-LambdaRank's and MLC-LightGBM's learning-rate axis (k = 50) as one point task per rate and
   as the full search's batch task (every rate trained in one pass over the lists per epoch; LightGBM's features
-  binned once, :attr:`MethodSpec.batch_axis`), whose numbers must be the point tasks', exactly.
+  binned once, :attr:`MethodSpec.batch_axis`), whose numbers must be the point tasks', exactly; the gradient
+  rankers' batch task also with their training steps as before (each parameter update by numpy expressions,
+  ListNet's targets from every batch's labels), the same numbers again.
 
 Usage: python benchmarks/bench_protocol.py [--datasets emotions yeast scene] [--methods ...] [--no-axis]
                                            [--profile-top 15] [--compare [--no-dcd]] [--profile-subsample]
@@ -93,6 +95,7 @@ os.environ.setdefault("LABELRANK_N_JOBS", "1")
 
 import labelrank.baselines as baselines_module  # noqa: E402
 import labelrank.rankers._pair_maps as pair_maps_module  # noqa: E402
+import labelrank.rankers.gradient as gradient_module  # noqa: E402
 import labelrank.rankers.pairwise_newton as pairwise_newton_module  # noqa: E402
 import labelrank.rankers.svm as svm_module  # noqa: E402
 from labelrank.protocol.fits import (  # noqa: E402
@@ -105,6 +108,8 @@ from labelrank.protocol.fits import (  # noqa: E402
 )
 from labelrank.metrics import average_precision  # noqa: E402
 from labelrank.protocol.data import _split, concatenated_meta_features, meta_features  # noqa: E402
+from labelrank.rankers.losses import _listnet_target as listnet_target  # noqa: E402
+from labelrank.rankers.losses import _log_softmax_rows as log_softmax_rows  # noqa: E402
 from labelrank.studies.yang2012 import experiments  # noqa: E402
 
 MIDDLE = {"k": 50, "lr": 0.01, "lgbm_lr": 0.1}
@@ -317,16 +322,58 @@ def learning_rate_axis(dataset, method, proto, batched):
         return time.process_time() - start, out
 
 
+def _numpy_update(p, g, m1, m2, lr, decay, adam, bias1, bias2):
+    """The gradient rankers' step as it was before its compiled kernel: numpy expressions on whole arrays."""
+    if decay:
+        g = g + decay * p
+    if adam:
+        m1[:] = 0.9 * m1 + (1 - 0.9) * g
+        m2[:] = 0.999 * m2 + (1 - 0.999) * g * g
+        step = lr * (m1 / bias1) / (np.sqrt(m2 / bias2) + 1e-8)
+    else:
+        step = lr * g
+    p -= step
+
+
+def _listnet_gradient_from_labels(self, S, Y):
+    """ListNet's gradient as it was before its targets were computed once per fit: from the batch's labels."""
+    P = listnet_target(Y, self.target)[0]
+    logp = log_softmax_rows(S)
+    return np.exp(logp) - P, -(P * logp).sum(axis=1)
+
+
+@contextlib.contextmanager
+def steps_as_before():
+    """The gradient rankers' training steps as before (the reference): each step's parameter update by numpy
+    expressions, and the targets taken from the labels of every batch, for every learning rate (ListNet's top-one
+    distributions computed there, LambdaRank's labels turned into booleans there)."""
+    with mock.patch.object(gradient_module, "_update", _numpy_update), \
+            mock.patch.object(gradient_module.ListNet, "_targets", lambda self, Y: Y), \
+            mock.patch.object(gradient_module.LambdaRank, "_targets", lambda self, Y: Y), \
+            mock.patch.object(gradient_module.ListNet, "_list_gradient", _listnet_gradient_from_labels):
+        yield
+
+
 def compare_learning_rates(dataset, method, proto) -> None:
     """A gradient ranker's or LightGBM's learning rates fitted one by one (the reference) and together (LightGBM:
-    the features binned once); the same numbers."""
+    the features binned once); the same numbers. For the gradient rankers, the batch task also with their steps
+    as before (``steps_as_before``): the same numbers again."""
     print(f"-- {dataset}: {method}, learning-rate axis x{len(learning_rate_grid(method, proto))} at k = 50, fold 0")
     reference, ref_out = learning_rate_axis(dataset, method, proto, batched=False)
     seconds, out = learning_rate_axis(dataset, method, proto, batched=True)
     metrics = [m for m in ref_out[0] if m not in ("n_warnings", "seconds", "cpu_seconds")]
-    same = all(a[m] == b[m] for a, b in zip(out, ref_out) for m in metrics)
+
+    def verdict(outputs):
+        same = all(a[m] == b[m] for a, b in zip(outputs, ref_out) for m in metrics)
+        return "the same numbers" if same else "DIFFERENT numbers"
+
     print(f"   one fit per rate {reference:8.2f} CPU s   together {seconds:8.2f} CPU s   speed-up "
-          f"x{reference / seconds:5.1f}   {'the same numbers' if same else 'DIFFERENT numbers'}", flush=True)
+          f"x{reference / seconds:5.1f}   {verdict(out)}", flush=True)
+    if method != "MLC-LightGBM":
+        with steps_as_before():
+            before, out_before = learning_rate_axis(dataset, method, proto, batched=True)
+        print(f"   together, steps as before {before:8.2f} CPU s   compiled step, targets once: x"
+              f"{before / seconds:5.2f}   {verdict(out_before)}", flush=True)
 
 
 def compare_ranksvm_ir(dataset, proto, dcd=True) -> None:

@@ -33,7 +33,9 @@ from labelrank.rankers import (
     make_ranker,
     ranknet_cost,
 )
+import labelrank.rankers.gradient as gradient_module
 from labelrank.rankers.gradient import _Network
+from labelrank.rankers.losses import _listnet_target
 import labelrank.rankers.svm as svm_module
 from labelrank.rankers._simplex_qp import solve_simplex_qp
 
@@ -252,6 +254,39 @@ def test_learning_rates_trained_together_equal_one_fit_each(est, optimizer):
         np.testing.assert_array_equal(together.decision_function(Zt), alone.decision_function(Zt))
         assert together.loss_curve_ == alone.loss_curve_ and together.n_lists_used_ == alone.n_lists_used_
     assert not np.array_equal(fitted[0].decision_function(Zt), fitted[1].decision_function(Zt))
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), adam=st.booleans(), decay=st.sampled_from([0.0, 1e-4, 0.3]),
+       t=st.integers(1, 2000), size=st.integers(1, 40))
+def test_gradient_step_is_numpys_arithmetic_bit_for_bit(seed, adam, decay, t, size):
+    """The compiled step gives what numpy's expressions on whole arrays give, bit for bit (the same operations in
+    the same order: no fused multiply-add, no reordering), on values of many magnitudes."""
+    rng = np.random.default_rng(seed)
+    p = rng.normal(size=size) * 10.0 ** rng.uniform(-6, 3, size)
+    g = rng.normal(size=size) * 10.0 ** rng.uniform(-8, 2, size)
+    m1, m2 = rng.normal(size=size) * 10.0 ** rng.uniform(-8, 0, size), rng.uniform(0, 1, size) * 1e-3
+    lr, bias1, bias2 = float(rng.choice([1e-3, 0.03, 0.1])), 1 - 0.9**t, 1 - 0.999**t
+    gd = g + decay * p if decay else g
+    if adam:
+        e1 = 0.9 * m1 + (1 - 0.9) * gd
+        e2 = 0.999 * m2 + (1 - 0.999) * gd * gd
+        ep = p - lr * (e1 / bias1) / (np.sqrt(e2 / bias2) + 1e-8)
+    else:
+        e1, e2, ep = m1.copy(), m2.copy(), p - lr * gd
+    gradient_module._update(p, g, m1, m2, lr, decay, adam, bias1, bias2)
+    for ours, expected in ((p, ep), (m1, e1), (m2, e2)):
+        np.testing.assert_array_equal(ours, expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), target=st.sampled_from(["normalized", "softmax"]))
+def test_listnet_targets_computed_once_are_each_batchs_targets(seed, target):
+    """ListNet computes its lists' targets once per fit: row for row the numbers a batch's own labels give."""
+    rng = np.random.default_rng(seed)
+    Y = (rng.random((30, int(rng.integers(2, 12)))) < rng.uniform(0.05, 0.9)).astype(int)
+    batch = rng.choice(30, size=int(rng.integers(1, 17)), replace=False)
+    np.testing.assert_array_equal(ListNet(target=target)._targets(Y)[batch], _listnet_target(Y[batch], target)[0])
 
 
 def test_fit_learning_rates_rejects_bad_rates():

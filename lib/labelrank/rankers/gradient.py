@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from labelrank._optional import require
 from labelrank._validation import (
     check_choice,
     check_positive_int,
@@ -28,6 +29,27 @@ from labelrank.rankers.losses import (
     _listnet_target,
     _log_softmax_rows,
 )
+
+numba = require("numba", "labelrank.rankers.gradient (the gradient rankers' compiled Adam step)")
+
+#: Adam's constants (Kingma & Ba 2015): beta_1, beta_2, epsilon.
+_BETA1, _BETA2, _EPS = 0.9, 0.999, 1e-8
+
+
+@numba.njit(cache=True, nogil=True)
+def _update(p, g, m1, m2, lr, decay, adam, bias1, bias2):  # pragma: no cover - compiled
+    """One step on the parameters ``p`` (flat, in place) from their gradient ``g``: ``g + decay * p`` (``decay``
+    0: no penalty) then Adam's moments ``m1``, ``m2`` (in place; ``bias1``, ``bias2``: 1 - beta^t) or plain SGD.
+    The arithmetic of each element is numpy's on whole arrays in the same order, so the same numbers, without a
+    temporary array per operation (a test compares the two)."""
+    for k in range(p.shape[0]):
+        gk = g[k] + decay * p[k] if decay != 0.0 else g[k]
+        if adam:
+            m1[k] = _BETA1 * m1[k] + (1 - _BETA1) * gk
+            m2[k] = _BETA2 * m2[k] + (1 - _BETA2) * gk * gk
+            p[k] -= lr * (m1[k] / bias1) / (np.sqrt(m2[k] / bias2) + _EPS)
+        else:
+            p[k] -= lr * gk
 
 
 class _Network:
@@ -72,8 +94,9 @@ class _Network:
 class _GradientRanker(_Ranker):
     """Mini-batch training of a :class:`_Network` on a per-list loss (ListNet, LambdaRank).
 
-    Subclasses define ``_usable(Y)`` (the mask of lists that take part) and ``_list_gradient(S, Y)`` (the gradient
-    of each list's loss with respect to its scores, and the losses).
+    Subclasses define ``_usable(Y)`` (the mask of lists that take part), ``_targets(Y)`` (what the loss compares
+    the scores with, per list, computed once per fit) and ``_list_gradient(S, T)`` (the gradient of each list's
+    loss with respect to its scores ``S`` given the lists' targets ``T``, and the losses).
 
     Each epoch visits the usable lists in a fresh random order, ``batch_size`` lists per step, and takes one step
     on the batch's mean loss plus :math:`\\tfrac{\\alpha}{2} \\lVert \\text{weights} \\rVert^2` (hidden biases are
@@ -130,38 +153,33 @@ class _GradientRanker(_Ranker):
         first = _Network(Z.shape[2], int(self.hidden_units), rng)
         nets = [first] + [copy.deepcopy(first) for _ in rates[1:]]  # the same initial weights for every rate
         lists = np.flatnonzero(self._usable(Y))
+        targets = self._targets(Y)
         # standardised once, in C order (a float64 copy of the training features: 1.3 GB for Reuters-21578's
         # 6,216 fitting documents at k = 100): the cached meta-level features are stored feature-major, and
         # batches gathered from them kept that layout (every reshape in backward() was a copy)
         Zs = self._standardized(Z)
         alpha, B = float(self.alpha), int(self.batch_size)
         adam = self.optimizer == "adam"
-        m1 = [[np.zeros_like(p) for p in net.params] for net in nets]
-        m2 = [[np.zeros_like(p) for p in net.params] for net in nets]
-        beta1, beta2, eps, t = 0.9, 0.999, 1e-8, 0
+        m1 = [[np.zeros(p.size) for p in net.params] for net in nets]
+        m2 = [[np.zeros(p.size) for p in net.params] for net in nets]
+        t = 0
         curves: list[list[float]] = [[] for _ in rates]
         for _ in range(int(self.epochs)):
             order = lists[rng.permutation(lists.size)]
             epoch_loss = [0.0] * len(rates)
             for start in range(0, order.size, B):
                 idx = order[start : start + B]
-                Zb = Zs[idx]
+                Zb, Tb = Zs[idx], targets[idx]
                 t += 1
+                bias1, bias2 = 1 - _BETA1**t, 1 - _BETA2**t
                 for j, (net, lr) in enumerate(zip(nets, rates)):
                     S, cache = net.forward(Zb)
-                    dS, loss = self._list_gradient(S, Y[idx])
+                    dS, loss = self._list_gradient(S, Tb)
                     epoch_loss[j] += float(loss.sum())
                     grads = net.backward(Zb, cache, dS / idx.size)
                     for q, (p, g) in enumerate(zip(net.params, grads)):
-                        if net.decay[q] and alpha:
-                            g = g + alpha * p
-                        if adam:
-                            m1[j][q] = beta1 * m1[j][q] + (1 - beta1) * g
-                            m2[j][q] = beta2 * m2[j][q] + (1 - beta2) * g * g
-                            step = lr * (m1[j][q] / (1 - beta1**t)) / (np.sqrt(m2[j][q] / (1 - beta2**t)) + eps)
-                        else:
-                            step = lr * g
-                        p -= step
+                        _update(p.reshape(-1), np.ascontiguousarray(g).reshape(-1), m1[j][q], m2[j][q], float(lr),
+                                alpha if net.decay[q] else 0.0, adam, bias1, bias2)
             for j in range(len(rates)):
                 curves[j].append(epoch_loss[j] / max(order.size, 1))
         return [(net, curve, int(lists.size)) for net, curve in zip(nets, curves)]
@@ -263,8 +281,10 @@ class ListNet(_GradientRanker):
     def _usable(self, Y: np.ndarray) -> np.ndarray:
         return _listnet_target(Y, self.target)[1]
 
-    def _list_gradient(self, S, Y):
-        P, _ = _listnet_target(Y, self.target)
+    def _targets(self, Y: np.ndarray) -> np.ndarray:
+        return _listnet_target(Y, self.target)[0]  # each list's top-one distribution P, row by row
+
+    def _list_gradient(self, S, P):
         logp = _log_softmax_rows(S)
         return np.exp(logp) - P, -(P * logp).sum(axis=1)
 
@@ -343,6 +363,9 @@ class LambdaRank(_GradientRanker):
     def _usable(self, Y: np.ndarray) -> np.ndarray:
         n_rel = Y.sum(axis=1)
         return (n_rel > 0) & (n_rel < Y.shape[1])
+
+    def _targets(self, Y: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(Y, dtype=np.bool_)  # the type the compiled lambdas take
 
     def _list_gradient(self, S, Y):
         # lambda_gradients without its input checks (the batch comes from checked training data), but the
