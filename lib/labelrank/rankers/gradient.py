@@ -30,7 +30,7 @@ from labelrank.rankers.losses import (
     _log_softmax_rows,
 )
 
-numba = require("numba", "labelrank.rankers.gradient (the gradient rankers' compiled Adam step)")
+numba = require("numba", "labelrank.rankers.gradient (the gradient rankers' compiled parameter update)")
 
 #: Adam's constants (Kingma & Ba 2015): beta_1, beta_2, epsilon.
 _BETA1, _BETA2, _EPS = 0.9, 0.999, 1e-8
@@ -160,8 +160,12 @@ class _GradientRanker(_Ranker):
         Zs = self._standardized(Z)
         alpha, B = float(self.alpha), int(self.batch_size)
         adam = self.optimizer == "adam"
-        m1 = [[np.zeros(p.size) for p in net.params] for net in nets]
-        m2 = [[np.zeros(p.size) for p in net.params] for net in nets]
+        # each parameter array as a flat view (they are C-contiguous: the step updates them in place) and its
+        # Adam moments
+        flat = [[p.reshape(-1) for p in net.params] for net in nets]
+        assert all(np.shares_memory(f, p) for fs, net in zip(flat, nets) for f, p in zip(fs, net.params))
+        m1 = [[np.zeros(f.size) for f in fs] for fs in flat]
+        m2 = [[np.zeros(f.size) for f in fs] for fs in flat]
         t = 0
         curves: list[list[float]] = [[] for _ in rates]
         for _ in range(int(self.epochs)):
@@ -177,8 +181,8 @@ class _GradientRanker(_Ranker):
                     dS, loss = self._list_gradient(S, Tb)
                     epoch_loss[j] += float(loss.sum())
                     grads = net.backward(Zb, cache, dS / idx.size)
-                    for q, (p, g) in enumerate(zip(net.params, grads)):
-                        _update(p.reshape(-1), np.ascontiguousarray(g).reshape(-1), m1[j][q], m2[j][q], float(lr),
+                    for q, (p, g) in enumerate(zip(flat[j], grads)):
+                        _update(p, np.ascontiguousarray(g).reshape(-1), m1[j][q], m2[j][q], float(lr),
                                 alpha if net.decay[q] else 0.0, adam, bias1, bias2)
             for j in range(len(rates)):
                 curves[j].append(epoch_loss[j] / max(order.size, 1))
