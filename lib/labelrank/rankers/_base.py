@@ -163,6 +163,11 @@ class _Ranker(BaseEstimator):
             self.mean_, self.scale_ = np.zeros(Z.shape[2]), np.ones(Z.shape[2])
         return Z, Y
 
+    def _take_preparation(self, template: _Ranker) -> None:
+        """Take what ``template._prepare`` set (``n_features_in_``, the standardisation statistics) rather than
+        compute it again: the fits of a grid on one data set (``fit_path``, ``fit_learning_rates``)."""
+        self.n_features_in_, self.mean_, self.scale_ = template.n_features_in_, template.mean_, template.scale_
+
     def _fit_learning_rates(self, Z: Any, Y: Any, learning_rates: Sequence[float]) -> list[_Ranker]:
         """``fit_learning_rates`` of the rankers that train every rate of a grid at once: the subclass's
         ``_train(Z, Y, rates)`` gives one tuple per rate, which ``_set_trained`` stores on a fitted copy."""
@@ -176,7 +181,7 @@ class _Ranker(BaseEstimator):
         fitted = []
         for rate, trained in zip(rates, template._train(Z, Y, rates)):
             est = clone(self).set_params(learning_rate=rate)
-            est.n_features_in_, est.mean_, est.scale_ = template.n_features_in_, template.mean_, template.scale_
+            est._take_preparation(template)
             est._set_trained(*trained)
             fitted.append(est)
         return fitted

@@ -295,7 +295,7 @@ class RankSVMIR(_SVMRanker):
         fitted = [clone(self).set_params(C=C) for C in values]
         for est in fitted:
             est._check_params()
-            est.n_features_in_, est.mean_, est.scale_ = template.n_features_in_, template.mean_, template.scale_
+            est._take_preparation(template)
         if self.solver == "alm":
             path = fit_pairwise_hinge_alm_path(F, pos, neg, values, tol=float(template.tol_),
                                                max_iter=int(template.max_iter_))
@@ -465,7 +465,7 @@ class SVMMAP(_SVMRanker):
         for C in values:
             est = clone(template).set_params(C=C)
             est._check_params()
-            est.n_features_in_, est.mean_, est.scale_ = template.n_features_in_, template.mean_, template.scale_
+            est._take_preparation(template)
             if previous is not None:
                 est._take_warm_start(previous)
             est._fit(Z, Y)
