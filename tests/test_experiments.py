@@ -166,7 +166,7 @@ def test_staged_methods_are_searched_staged_and_left_out_of_the_full_grids(sandb
 
     pooled = []
 
-    def stop(jobs, proto=None, progress=True):
+    def stop(jobs, proto=None, progress=True, also=()):
         pooled.extend(jobs)
         raise RuntimeError("stopped before the pool")
 
@@ -544,7 +544,7 @@ def test_command_line_bad_input_is_one_line_and_exit_code_2(tmp_path, monkeypatc
 
 def test_command_line_exact_runs_the_papers_protocol(tmp_path, monkeypatch, capsys):
     """--exact hands results() the protocol without the profile's concessions (stopped there: no fit runs)."""
-    def stop(proto, datasets):
+    def stop(proto, datasets, also=()):
         searches = {d: proto.search_for(d) for d in proto.datasets}
         raise ValueError(f"search={searches} staged={proto.staged_methods} subsample={proto.tune_subsample} "
                          f"fig2={proto.fig2_datasets}")
@@ -851,6 +851,100 @@ def test_run_full_grids_runs_every_methods_tasks_in_one_pool_for_tune_to_read(ca
         assert a.chosen == b.chosen
         pd.testing.assert_frame_equal(a.points.drop(columns=["seconds", "cpu_seconds"]),
                                       b.points.drop(columns=["seconds", "cpu_seconds"]))
+
+
+def test_run_full_grids_hands_out_independent_calls_first_in_its_pool(cache, monkeypatch):
+    """``also``: a study's own cached calls go first, in their order, into the one pool of the grids' tasks, and are
+    in the cache afterwards."""
+    import labelrank.protocol.search as search
+    from labelrank._cache import ResultCache
+
+    p = proto(grids={**proto().grids, "k": (10, 20), "C": (0.1, 10.0)}, max_widen=0)
+    extra = ResultCache(divmod, "divmod", root=cache)
+    pools, run_calls = [], search._run_calls
+
+    def spy(calls, desc, progress):
+        pools.append([c.name for c, _ in calls])
+        return run_calls(calls, desc, progress)
+
+    monkeypatch.setattr(search, "_run_calls", spy)
+    ex.run_full_grids([(ex.SYNTHETIC, "Binary-SVM", "original")], p, progress=False,
+                      also=[(extra, (9, 4)), (extra, (7, 2))])
+    (names,) = pools
+    assert names == ["divmod", "divmod"] + ["cv_path"] * p.n_folds
+    assert extra.check_call_in_cache(9, 4) and extra.check_call_in_cache(7, 2)
+
+
+def test_final_fits_of_every_data_set_run_in_one_pool_the_longest_first(monkeypatch):
+    """results() fits every data set's tuned configurations in one pool, ordered by the cross-validation CPU time
+    of the configuration scaled from the folds' instances to the training set's, and gives each data set its own
+    outputs back."""
+    res = importlib.import_module("labelrank.protocol.results")  # the package's function results() shadows it
+    p = ex.protocol("quick")
+    datasets = p.datasets[:2]
+    cpu = {(datasets[0], "ML-kNN"): 1.0, (datasets[0], "IBLR"): 8.0, (datasets[1], "ML-kNN"): 3.0}
+
+    def tuned_result(dataset, method):
+        points = pd.DataFrame({"k": [10, 20], "cpu_seconds": [cpu[(dataset, method)], 99.0]})
+        return ex.TuneResult(dataset, method, "original", "full", points, {"MAP": {"k": 10}, "Micro-F1": {"k": 10}})
+
+    tuned = {d: {(m, "original"): tuned_result(d, m) for (dd, m) in cpu if dd == d} for d in datasets}
+    cells = {d: res._cells(tuned[d], p) for d in datasets}
+    pools = []
+
+    def spy(calls, desc, progress):
+        pools.append([(task[0], task[2]) for _, task in calls])
+        return [{"fit": (task[0], task[2])} for _, task in calls]
+
+    monkeypatch.setattr(res, "_run_calls", spy)
+    outputs = res._final_fits(tuned, cells, p, progress=False)
+    scale = {}
+    for d in datasets:
+        n = ex.load_data(d, p)[1].shape[0]
+        scale[d] = n / (min(n, p.tune_subsample.get(d, n)) * (p.n_folds - 1))
+    expected = sorted(cpu, key=lambda dm: -cpu[dm] * scale[dm[0]])
+    assert pools == [expected]  # one pool, the longest fit first
+    for d in datasets:
+        assert {fit[:2]: out["fit"] for fit, out in outputs[d].items()} == {
+            (m, "original"): (d, m) for (dd, m) in cpu if dd == d}
+
+
+def test_the_chapter_extras_calls_are_those_the_comparisons_run(monkeypatch):
+    """The experiments command's one pool of the chapter extras holds exactly the calls the splitting, test-value and
+    LLSF-inputs comparisons then run with their default arguments (read from the cache, nothing left to fit)."""
+    p = ex.protocol("quick")
+    chosen = {"MAP": {"k": 20, "learning_rate": 0.01}, "Micro-F1": {"k": 10, "learning_rate": 0.01}}
+
+    class Tuned:
+        def __init__(self, dataset, method, *args, **kwargs):
+            self.chosen = {t: {**c, **({"C": 1.0} if "RankSVM" in method or "SVM-MAP" in method else {})}
+                           for t, c in chosen.items()}
+
+    monkeypatch.setattr(ex, "tune", Tuned)
+    names = p.datasets
+    planned = {(c.name, c.key(*task)) for c, task in ex._chapter_extra_calls(p, names)}
+
+    class Stop(Exception):
+        pass
+
+    ran = set()
+
+    def record(calls, desc, progress):
+        ran.update((c.name, c.key(*task)) for c, task in calls)
+        raise Stop
+
+    monkeypatch.setattr(ex, "_run_calls", record)
+    for dataset in names:
+        for d, method in ex.CHAPTER_EXTRAS["splitting"]:
+            if d == dataset:
+                with pytest.raises(Stop):
+                    ex.splitting_comparison(dataset, method, proto=p)
+        with pytest.raises(Stop):
+            ex.test_curve(dataset, ex.CHAPTER_EXTRAS["curve"], proto=p)
+        for method in ex.CHAPTER_EXTRAS["llsf_inputs"]:
+            with pytest.raises(Stop):
+                ex.llsf_inputs_comparison(dataset, method, proto=p)
+    assert ran and planned == ran
 
 
 @pytest.mark.parametrize("method", ["MLC-ListNet", "Binary-SVM"])

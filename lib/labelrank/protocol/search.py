@@ -315,7 +315,7 @@ def _product(grids: dict[str, list[Any]]) -> list[dict[str, Any]]:
 
 
 def run_full_grids(jobs: Sequence[tuple[str, str, Representation]], proto: Protocol | None = None,
-                   progress: bool = True) -> None:
+                   progress: bool = True, also: Sequence[tuple[Any, tuple]] = ()) -> None:
     """Cross-validate the full grid of every ``(dataset, method, features)`` of ``jobs`` in one pool of tasks, for
     :func:`tune` (``search="full"``) to read from the cache.
 
@@ -336,9 +336,13 @@ def run_full_grids(jobs: Sequence[tuple[str, str, Representation]], proto: Proto
     proto : Protocol, optional
     progress : bool
         Show a progress bar.
+    also : sequence of (ResultCache, tuple)
+        Other cached calls independent of the grids (a study's own tasks), handed out first, in their order: a
+        pool of their own would leave a worker idle while its last task runs (the chapter "Meta-level features"'
+        two neighbour-search tasks, 67 and 124 s on the full profile, ran so at the end of the run).
     """
     proto = default_protocol() if proto is None else proto
-    ranked = []
+    ranked = [(-1, 0, position, call) for position, call in enumerate(also)]
     for position, (dataset, method, features) in enumerate(jobs):
         ev = _evaluator(dataset, method, features, proto, progress=False)
         axes = _axes(method, proto)

@@ -98,7 +98,7 @@ from labelrank.protocol.fits import (
     _check_representation,
     _ConvergenceWarnings,
     _params_key,
-    _run_tasks,
+    _run_calls,
     _start_task,
     _final_fit_uncached,
     _threads_per_task,
@@ -359,14 +359,24 @@ def test_curve(dataset: str, method: str, features: Representation = "original",
     _check_representation(method, features, proto)
     name, grid = spec.axes[0]
     values = proto.grids[grid]
-    cached = _cached(_final_fit_uncached, "final_fit")
-    threads = _threads_per_task(n_jobs())
-    tasks = [(dataset, proto.data_key(dataset), method, features, _params_key({name: v}),
-              code_version(_spec(method, proto)), proto, threads) for v in values]
-    outs = _run_tasks(tasks, cached, f"{dataset} {method}: test values over the grid", progress)
+    outs = _run_calls(_test_curve_calls(dataset, method, features, proto), f"{dataset} {method}: test values over "
+                      "the grid", progress)
     _, _, _, Y_test = load_data(dataset, proto)
     rows = {v: evaluate(Y_test, o["scores"], o["pred"]["default"]) for v, o in zip(values, outs)}
     return pd.DataFrame(rows).T.rename_axis(name)
+
+
+def _test_curve_calls(dataset: str, method: str, features: str, proto: Protocol) -> list[tuple[Any, tuple]]:
+    """The cached final fits of :func:`test_curve` (checked input), one per value of the method's axis."""
+    name, grid = _spec(method, proto).axes[0]
+    cached = _cached(_final_fit_uncached, "final_fit")
+    threads = _threads_per_task(n_jobs())
+    return [(cached, (dataset, proto.data_key(dataset), method, features, _params_key({name: v}),
+                      code_version(_spec(method, proto)), proto, threads)) for v in proto.grids[grid]]
+
+
+#: The fraction of a fold's training instances :func:`splitting_comparison` holds out for the threshold map.
+_SECONDARY = 0.25
 
 
 def _splitting_fold(dataset: str, data_key: tuple, method: str, params_key: tuple, fold: int, secondary: float,
@@ -395,7 +405,7 @@ def _splitting_fold(dataset: str, data_key: tuple, method: str, params_key: tupl
 
 
 def splitting_comparison(dataset: str, method: str = "MLC-ListNet", params: dict[str, Any] | None = None,
-                         secondary: float = 0.25, proto: Protocol | None = None,
+                         secondary: float = _SECONDARY, proto: Protocol | None = None,
                          progress: bool = True) -> pd.DataFrame:
     """Section 3.4's two ways to train the LLSF threshold, compared by cross-validation on the training set.
 
@@ -421,23 +431,34 @@ def splitting_comparison(dataset: str, method: str = "MLC-ListNet", params: dict
         Index: "non-splitting", "splitting"; columns: the eight metrics (means over the folds).
     """
     proto = protocol() if proto is None else proto
+    return _fold_means(_splitting_calls(dataset, method, params, secondary, proto, progress),
+                       f"{dataset} {method}: splitting vs non-splitting", progress)
+
+
+def _splitting_calls(dataset: str, method: str, params: dict[str, Any] | None, secondary: float, proto: Protocol,
+                     progress: bool) -> list[tuple[Any, tuple]]:
+    """The cached calls of :func:`splitting_comparison` (its arguments checked, the default ``params`` tuned)."""
     if not 0.0 < float(secondary) < 1.0:
         raise ValueError(f"secondary must be a fraction in (0, 1), got {secondary!r}")
     if params is None:
         params = tune(dataset, method, proto=proto, progress=progress).chosen["Micro-F1"]
-    return _fold_means(_splitting_fold, "splitting_fold", dataset, method, params, (float(secondary),), proto,
-                       f"{dataset} {method}: splitting vs non-splitting", progress)
+    return _fold_calls(_splitting_fold, "splitting_fold", dataset, method, params, (float(secondary),), proto)
 
 
-def _fold_means(func: Callable, name: str, dataset: str, method: str, params: dict[str, Any], extra: tuple,
-                proto: Protocol, desc: str, progress: bool) -> pd.DataFrame:
-    """Run the cached ``func(dataset, data_key, method, params_key, fold, *extra, version, proto, threads)`` on
-    every fold; each returns ``{variant: {metric: value}}``. The means over the folds, one row per variant."""
+def _fold_calls(func: Callable, name: str, dataset: str, method: str, params: dict[str, Any], extra: tuple,
+                proto: Protocol) -> list[tuple[Any, tuple]]:
+    """The cached calls ``func(dataset, data_key, method, params_key, fold, *extra, version, proto, threads)``,
+    one per fold."""
     cached = _cached(func, name)
     version = code_version(_spec(method, proto))
-    tasks = [(dataset, proto.data_key(dataset), method, _params_key(params), f, *extra, version, proto,
-              _threads_per_task(n_jobs())) for f in range(proto.n_folds)]
-    folds = _run_tasks(tasks, cached, desc, progress)
+    return [(cached, (dataset, proto.data_key(dataset), method, _params_key(params), f, *extra, version, proto,
+                      _threads_per_task(n_jobs()))) for f in range(proto.n_folds)]
+
+
+def _fold_means(calls: list[tuple[Any, tuple]], desc: str, progress: bool) -> pd.DataFrame:
+    """Run :func:`_fold_calls`' ``calls``, each returning ``{variant: {metric: value}}``: the means over the folds,
+    one row per variant."""
+    folds = _run_calls(calls, desc, progress)
     return pd.DataFrame({v: {m: float(np.nanmean([f[v][m] for f in folds])) for m in _METRIC_NAMES}
                          for v in folds[0]}).T
 
@@ -489,13 +510,18 @@ def llsf_inputs_comparison(dataset: str, method: str = "MLC-ListNet", params: di
         (means over the folds; the five ranking metrics are the same in every row).
     """
     proto = protocol() if proto is None else proto
+    return _fold_means(_llsf_inputs_calls(dataset, method, params, proto, progress),
+                       f"{dataset} {method}: LLSF inputs", progress)
+
+
+def _llsf_inputs_calls(dataset: str, method: str, params: dict[str, Any] | None, proto: Protocol,
+                       progress: bool) -> list[tuple[Any, tuple]]:
+    """The cached calls of :func:`llsf_inputs_comparison` (``method`` checked, the default ``params`` tuned)."""
     if _spec(method, proto).kind != "ranker":
         raise ValueError(f"method must be a meta-level ranker, got {method!r}")
     if params is None:
         params = tune(dataset, method, proto=proto, progress=progress).chosen["MAP"]
-    return _fold_means(_llsf_inputs_fold, "llsf_inputs_fold", dataset, method, params, (), proto,
-                       f"{dataset} {method}: LLSF inputs",
-                       progress)
+    return _fold_calls(_llsf_inputs_fold, "llsf_inputs_fold", dataset, method, params, (), proto)
 
 
 #: What the chapters compute besides :func:`results`: the staged-versus-full comparison (on these data sets), the test
@@ -508,6 +534,26 @@ CHAPTER_EXTRAS: dict[str, Any] = {
     "splitting": (("emotions", "MLC-ListNet"), ("emotions", "RankSVM"), ("yeast", "MLC-ListNet"), ("yeast", "RankSVM")),
     "llsf_inputs": ("MLC-ListNet", "MLC-LambdaRank", "MLC-RankSVM-IR", "MLC-SVM-MAP"),
 }
+
+
+def _chapter_extra_calls(proto: Protocol, names: Sequence[str]) -> list[tuple[Any, tuple]]:
+    """The cached calls of :data:`CHAPTER_EXTRAS`' splitting, test-value and LLSF-inputs comparisons on the data
+    sets ``names``, with their default configurations (tuned: read from the cache after :func:`results`), the
+    later data sets' first (a profile lists its larger data sets last).
+
+    The experiments command runs them in one pool of tasks and then builds each table from the cache: run one
+    comparison after another, each of the 24 took a pool of its own, of five tasks or so on two workers, and a
+    worker waited at the end of each for the other's last task.
+    """
+    calls = []
+    for dataset in reversed(tuple(names)):
+        for d, method in CHAPTER_EXTRAS["splitting"]:
+            if d == dataset:
+                calls += _splitting_calls(dataset, method, None, _SECONDARY, proto, False)
+        for method in CHAPTER_EXTRAS["llsf_inputs"]:
+            calls += _llsf_inputs_calls(dataset, method, None, proto, False)
+        calls += _test_curve_calls(dataset, CHAPTER_EXTRAS["curve"], "original", proto)
+    return calls
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -549,7 +595,13 @@ def _main(args: Any) -> int:
         raise ValueError(f"the experiment cache {cache_dir() / 'experiments'} cannot be written ({reason}); set "
                          "LABELRANK_CACHE to a writable folder")
     with _recording(proto, names, "everything the chapters compute"):
-        table = results(proto, datasets=names)
+        # the chapter "Meta-level features": exact against approximate neighbour search, data sets side by side;
+        # its tasks depend on nothing else and go first into the full grids' pool
+        plan = timing.approximate_search_plan(proto.profile)
+        searched = [dataset for dataset in plan if dataset in names]
+        table = results(proto, datasets=names, also=timing.approximate_search_calls(searched))
+        # the comparisons that take the tuned configurations: their tasks in one pool, then each table from the cache
+        _run_calls(experiments._chapter_extra_calls(proto, names), "chapter extras", True)
         for dataset, method in experiments.CHAPTER_EXTRAS["splitting"]:
             if dataset in names:
                 experiments.splitting_comparison(dataset, method, proto=proto)
@@ -560,9 +612,7 @@ def _main(args: Any) -> int:
         for dataset in experiments.CHAPTER_EXTRAS["search"]:
             if dataset in names:
                 experiments.search_comparison(dataset, proto=proto)
-        # the chapter "Meta-level features": exact against approximate neighbour search, data sets side by side
-        plan = timing.approximate_search_plan(proto.profile)
-        timing.approximate_search_table([dataset for dataset in plan if dataset in names])
+        timing.approximate_search_table(searched)
     print(f"{len(table)} result rows in {time.time() - t0:.1f} s")
     runs = run_info(args.profile)["runs"]
     if runs:

@@ -157,6 +157,30 @@ def _approximate_search_uncached(datasets: tuple, data_keys: tuple, k: int, sear
     return rows
 
 
+def approximate_search_calls(datasets: Sequence[str], k: int = 10) -> list[tuple[Any, tuple]]:
+    """The cached calls of :func:`approximate_search_table` (``(cache, task)``, one per storage kind of
+    ``datasets``), for the experiment engine to hand out in a pool with other tasks
+    (:func:`~labelrank.protocol.results`'s ``also``); the input checked as there."""
+    from labelrank.protocol.keys import _cached, code_version
+    from labelrank.studies.yang2012 import experiments
+
+    k = check_positive_int(k, "k")
+    full = experiments.protocol("full")
+    for dataset in datasets:
+        if dataset not in full.datasets:
+            raise ValueError(f"datasets must be among the full profile's {full.datasets}, got {dataset!r}")
+    if not datasets:
+        return []
+    require("pynndescent", "approximate_search_table")
+    code = f"{code_version()}-pynndescent={version('pynndescent')}"
+    groups: dict[bool, list[str]] = {}  # dense and sparse data sets apart: one compilation of each kind of kernel
+    for dataset in datasets:
+        groups.setdefault(sp.issparse(experiments.load_data(dataset, full)[0]), []).append(dataset)
+    cached = _cached(_approximate_search_uncached, "approximate_search", ignore=("threads",))
+    return [(cached, (tuple(group), tuple(full.data_key(d) for d in group), k, APPROXIMATE_SEARCHES, code, 1))
+            for group in groups.values()]
+
+
 def approximate_search_table(datasets: Sequence[str], k: int = 10, progress: bool = True) -> pd.DataFrame:
     """The exact neighbour search against NN-descent's on whole data sets: cost and the MAP of a one-feature ranker.
 
@@ -164,7 +188,8 @@ def approximate_search_table(datasets: Sequence[str], k: int = 10, progress: boo
     :class:`~labelrank.features.MetaLevelFeatures` with ``k`` neighbours is fitted on the training split and
     transforms the test split, in one thread (pynndescent's functions compiled before the timing), and the test
     categories are ranked by their mean L2 (and cosine) distance to the ``k`` nearest neighbours. The dense and
-    the sparse data sets (Reuters-21578) are two tasks of the experiment engine, side by side in its workers (each
+    the sparse data sets (Reuters-21578) are two tasks of the experiment engine (:func:`approximate_search_calls`;
+    the experiments command hands them out first in the full grids' pool), side by side in its workers (each
     compiles pynndescent's kernels for its storage once; as one task per data set, a worker restarted by loky after
     a compilation compiled again), cached under ``cache_dir()/"experiments"/"approximate_search"``, keyed on the
     data sets, ``k``, the searches and the versions of the engine, the data parsers, the numerical libraries and
@@ -188,28 +213,14 @@ def approximate_search_table(datasets: Sequence[str], k: int = 10, progress: boo
     >>> approximate_search_table([]).shape[0]
     0
     """
-    from labelrank.protocol.fits import _run_tasks
-    from labelrank.protocol.keys import _cached, code_version
-    from labelrank.studies.yang2012 import experiments
+    from labelrank.protocol.fits import _run_calls
 
-    k = check_positive_int(k, "k")
-    full = experiments.protocol("full")
-    for dataset in datasets:
-        if dataset not in full.datasets:
-            raise ValueError(f"datasets must be among the full profile's {full.datasets}, got {dataset!r}")
     columns = ["data set", "search", "fit CPU s", "transform CPU s", "wall s", f"MAP (mean L2 of {k})",
                f"MAP (mean cos of {k})"]
-    if not datasets:
+    calls = approximate_search_calls(datasets, k)
+    if not calls:
         return pd.DataFrame(columns=columns)
-    require("pynndescent", "approximate_search_table")
-    code = f"{code_version()}-pynndescent={version('pynndescent')}"
-    groups: dict[bool, list[str]] = {}  # dense and sparse data sets apart: one compilation of each kind of kernel
-    for dataset in datasets:
-        groups.setdefault(sp.issparse(experiments.load_data(dataset, full)[0]), []).append(dataset)
-    tasks = [(tuple(group), tuple(full.data_key(d) for d in group), k, APPROXIMATE_SEARCHES, code, 1)
-             for group in groups.values()]
-    cached = _cached(_approximate_search_uncached, "approximate_search", ignore=("threads",))
-    outs = _run_tasks(tasks, cached, "approximate neighbour search", progress)
+    outs = _run_calls(calls, "approximate neighbour search", progress)
     table = pd.DataFrame([row for out in outs for row in out], columns=columns)
     order = {dataset: i for i, dataset in enumerate(datasets)}
     return table.sort_values("data set", key=lambda names: names.map(order), kind="stable", ignore_index=True)
