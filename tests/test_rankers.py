@@ -569,6 +569,44 @@ def test_simplex_qp_steps_along_a_null_direction_when_the_free_set_is_singular()
     np.testing.assert_array_equal(again, alpha)
 
 
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), T=st.integers(2, 30), moves=st.integers(1, 60))
+def test_simplex_qp_factor_updates_give_the_cholesky_factor_of_the_free_block(seed, T, moves):
+    """The QP's factor kept through coordinates entering (a row appended) and leaving (a row deleted, Givens
+    rotations) in any order is numpy's Cholesky factor of the free block in that order (up to rounding), lower
+    triangular with a positive diagonal; appending every coordinate in turn is the factorisation itself."""
+    from labelrank.rankers import _simplex_qp
+
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(T, T + 2))
+    G = A @ A.T  # positive definite
+    L, order, n = np.zeros((T, T)), np.zeros(T, dtype=np.int64), 0
+    for _ in range(moves):
+        outside = np.setdiff1d(np.arange(T), order[:n])
+        if n and (not outside.size or rng.uniform() < 0.4):  # one leaves
+            a = int(rng.integers(n))
+            _simplex_qp._delete(L, n, a)
+            order[a : n - 1] = order[a + 1 : n].copy()
+            n -= 1
+        else:  # one enters
+            order[n] = rng.choice(outside)
+            assert _simplex_qp._append(L, n, G, order, order[n])
+            n += 1
+        if n == 0:
+            continue
+        F = order[:n]
+        expected = np.linalg.cholesky(G[np.ix_(F, F)])
+        np.testing.assert_allclose(np.tril(L[:n, :n]), expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max())
+        np.testing.assert_array_equal(np.triu(L[:n, :n], 1), 0.0)
+    fresh = np.zeros((T, T))
+    perm = rng.permutation(T)
+    assert _simplex_qp._factor(fresh, G, perm, T)  # whatever the order of the coordinates
+    np.testing.assert_allclose(fresh, np.linalg.cholesky(G[np.ix_(perm, perm)]), rtol=1e-10,
+                               atol=1e-12 * np.abs(G).max())
+    singular = np.ones((3, 3))  # rank one: the second pivot is not positive
+    assert not _simplex_qp._factor(np.zeros((3, 3)), singular, np.arange(3), 3)
+
+
 def test_simplex_qp_needs_a_float_array_it_can_solve_in_place():
     G, b = np.eye(2), np.array([1.0, 0.0])
     for alpha in (np.array([1, 0]), [1.0, 0.0], np.array([[1.0, 9.0], [0.0, 9.0]])[:, 0]):
