@@ -320,12 +320,6 @@ def _stop_workers() -> None:
         executor.shutdown(wait=True, kill_workers=True)
 
 
-def _run_tasks(tasks: list[tuple], func: Any, desc: str, progress: bool) -> list:
-    """``func(*task)`` for every task, in task order; ``func`` is a :class:`~labelrank._cache.ResultCache`
-    (:func:`_run_calls` with one cache)."""
-    return _run_calls([(func, task) for task in tasks], desc, progress)
-
-
 def _run_calls(calls: list[tuple[Any, tuple]], desc: str, progress: bool) -> list:
     """``cache(*task)`` for every ``(cache, task)`` of ``calls``, in order; each ``cache`` a
     :class:`~labelrank._cache.ResultCache`.

@@ -543,9 +543,10 @@ def _chapter_extra_calls(proto: Protocol, names: Sequence[str]) -> list[tuple[An
     sets ``names``, with their default configurations (tuned: read from the cache after :func:`results`), the
     later data sets' first (a profile lists its larger data sets last).
 
-    The experiments command runs them in one pool of tasks and then builds each table from the cache: run one
-    comparison after another, each of the 24 took a pool of its own, of five tasks or so on two workers, and a
-    worker waited at the end of each for the other's last task.
+    The experiments command runs them in one pool of tasks, from which the chapters' calls of the comparisons read
+    their tables (``tests/test_experiments.py`` checks that these are the calls they make): run one comparison
+    after another, each of the 24 took a pool of its own, of five tasks or so on two workers, and a worker waited
+    at the end of each for the other's last task.
     """
     calls = []
     for dataset in reversed(tuple(names)):
@@ -602,19 +603,12 @@ def _main(args: Any) -> int:
         plan = timing.approximate_search_plan(proto.profile)
         searched = [dataset for dataset in plan if dataset in names]
         table = results(proto, datasets=names, also=timing.approximate_search_calls(searched))
-        # the comparisons that take the tuned configurations: their tasks in one pool, then each table from the cache
+        # the comparisons that take the tuned configurations, their tasks in one pool (the chapters read their
+        # tables from the cache); the staged searches, which choose their next points from the last ones, after
         _run_calls(experiments._chapter_extra_calls(proto, names), "chapter extras", True)
-        for dataset, method in experiments.CHAPTER_EXTRAS["splitting"]:
-            if dataset in names:
-                experiments.splitting_comparison(dataset, method, proto=proto)
-        for dataset in names:
-            experiments.test_curve(dataset, experiments.CHAPTER_EXTRAS["curve"], proto=proto)
-            for method in experiments.CHAPTER_EXTRAS["llsf_inputs"]:
-                experiments.llsf_inputs_comparison(dataset, method, proto=proto)
         for dataset in experiments.CHAPTER_EXTRAS["search"]:
             if dataset in names:
                 experiments.search_comparison(dataset, proto=proto)
-        timing.approximate_search_table(searched)
     print(f"{len(table)} result rows in {time.time() - t0:.1f} s")
     runs = run_info(args.profile)["runs"]
     if runs:
