@@ -67,7 +67,8 @@ result is the same:
   as the full search's batch task (every rate trained in one pass over the lists per epoch; LightGBM's features
   binned once, :attr:`MethodSpec.batch_axis`), whose numbers must be the point tasks', exactly; the gradient
   rankers' batch task also with their training steps as before (each parameter update by numpy expressions,
-  ListNet's targets from every batch's labels), the same numbers again.
+  ListNet's targets from every batch's labels), LightGBM's with its training scores predicted from its trees
+  again (as before they were kept from the fit), the same numbers again.
 
 Usage: python benchmarks/bench_protocol.py [--datasets emotions yeast scene] [--methods ...] [--no-axis]
                                            [--profile-top 15] [--compare [--no-dcd]] [--profile-subsample]
@@ -110,6 +111,7 @@ from labelrank.protocol.fits import (  # noqa: E402
 )
 from labelrank.metrics import average_precision  # noqa: E402
 from labelrank.protocol.data import _split, concatenated_meta_features, meta_features  # noqa: E402
+from labelrank.rankers.boosting import LightGBMLambdaRank  # noqa: E402
 from labelrank.rankers.losses import _listnet_target as listnet_target  # noqa: E402
 from labelrank.rankers.losses import _log_softmax_rows as log_softmax_rows  # noqa: E402
 from labelrank.studies.yang2012 import experiments  # noqa: E402
@@ -404,6 +406,14 @@ def steps_as_before():
         yield
 
 
+@contextlib.contextmanager
+def training_scores_predicted():
+    """LightGBM's training scores, on which MetaLevelRanker fits its threshold, predicted from the trees again
+    (the reference), as before they were kept from the fit."""
+    with mock.patch.object(LightGBMLambdaRank, "_training_scores", lambda self, Z: self.decision_function(Z)):
+        yield
+
+
 def compare_learning_rates(dataset, method, proto) -> None:
     """A gradient ranker's or LightGBM's learning rates fitted one by one (the reference) and together (LightGBM:
     the features binned once); the same numbers. For the gradient rankers, the batch task also with their steps
@@ -423,6 +433,11 @@ def compare_learning_rates(dataset, method, proto) -> None:
         with steps_as_before():
             before, out_before = learning_rate_axis(dataset, method, proto, batched=True)
         print(f"   together, steps as before {before:8.2f} CPU s   compiled step, targets once: x"
+              f"{before / seconds:5.2f}   {verdict(out_before)}", flush=True)
+    else:
+        with training_scores_predicted():
+            before, out_before = learning_rate_axis(dataset, method, proto, batched=True)
+        print(f"   together, training scores predicted {before:8.2f} CPU s   kept from the fit: x"
               f"{before / seconds:5.2f}   {verdict(out_before)}", flush=True)
 
 

@@ -915,6 +915,31 @@ def test_lightgbm_learning_rates_binned_once_grow_lgbmrankers_trees(seed):
         base.fit_learning_rates(Z, Y, [])
 
 
+@pytest.mark.parametrize("seed", [57, 58, 59])
+def test_lightgbm_training_scores_kept_from_the_fit_are_its_predictions(seed):
+    """The booster's own training scores, which MetaLevelRanker's threshold is fitted on: the predictions on the
+    training rows bit for bit (at every rate of fit_learning_rates), handed out once, the booster's data let go;
+    and the threshold equals the one fitted on predicted scores."""
+    from labelrank import MetaLevelRanker
+    from labelrank.threshold import LLSFThreshold
+
+    rng = np.random.default_rng(seed)
+    (Z, Y), _, _ = hidden_linear_problem(seed=seed, n=int(rng.integers(80, 250)), m=int(rng.integers(3, 9)),
+                                         d=int(rng.integers(2, 7)), noise=1.0)
+    base = LightGBMLambdaRank(n_estimators=25, min_child_samples=int(rng.integers(5, 30)),
+                              num_leaves=int(rng.integers(2, 8)))
+    for est in [clone(base).fit(Z, Y), *base.fit_learning_rates(Z, Y, [0.3, 0.03])]:
+        kept = est._training_scores(Z)
+        np.testing.assert_array_equal(kept, est.booster_.predict(Z.reshape(-1, Z.shape[2])).reshape(Y.shape))
+        assert "_fit_scores" not in est.__dict__  # handed out once: the same numbers computed from now on
+        np.testing.assert_array_equal(est._training_scores(Z), kept)
+        assert "train_set" not in est.booster_.__dict__  # the Dataset let go, as lightgbm.train does by default
+    meta = MetaLevelRanker(ranker="lightgbm", ranker_params={"n_estimators": 25}).fit_features(Z, Y)
+    expected = LLSFThreshold().fit(meta.decision_function_features(Z), Y)
+    np.testing.assert_array_equal(meta.threshold_.coef_, expected.coef_)
+    assert meta.threshold_.intercept_ == expected.intercept_
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # validation
 # ---------------------------------------------------------------------------------------------------------------

@@ -347,7 +347,7 @@ class MetaLevelRanker(BaseEstimator):
         self.kept_labels_ = kept
         self.n_labels_ = Y.shape[1]
         self.ranker_ = ranker
-        train_scores = self._all_scores(self.ranker_.decision_function(Z))
+        train_scores = self._all_scores(self.ranker_._training_scores(Z))
         self.threshold_ = LLSFThreshold().fit(train_scores, Y)
 
     def _check_features(self, Z: Any, Y: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

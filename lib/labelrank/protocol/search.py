@@ -239,13 +239,16 @@ def staged_and_full(dataset: str, method: str, features: Representation = "origi
     """Both searches of ``method`` on ``dataset``, to compare their choices: ``(staged, full)``, as :func:`tune`
     gives them with ``search="staged"`` and ``search="full"``.
 
-    The full grid is searched first, and the staged search takes its points where they are the numbers its own
-    fits would give rather than fitting them again: for a method without a path axis (one cache entry per point
-    either way) and for one with a :attr:`~labelrank.protocol.settings.MethodSpec.batch_axis`, whose learning
-    rates trained together give what one fit each gives, number for number. Along a
-    :attr:`~labelrank.protocol.settings.MethodSpec.warm_axis` the full grid's fits are warm-started, another point
-    within the solver's tolerance, so there the staged search fits its own points from zero, as when it is the
-    search; so it does beyond the full grid (a ``C`` grid it widened).
+    The full grid is searched first, and the staged search walks over its numbers: a point the full grid evaluated
+    is taken, not fitted again, so both searches choose from the same cross-validated values and the comparison is
+    about the search alone. For a method without a path axis (one cache entry per point either way) and one with
+    a :attr:`~labelrank.protocol.settings.MethodSpec.batch_axis` (learning rates trained together give what one fit
+    each gives) these are the staged search's own numbers, number for number. Along a
+    :attr:`~labelrank.protocol.settings.MethodSpec.warm_axis` the full grid fits each ``C`` warm-started from the
+    previous one, where the staged search as the search fits it from zero: the same optimum within the solver's
+    tolerance, whose scores (and the order of nearly tied labels) may differ a little, so a staged search run on
+    its own can turn another way at a near tie. Points beyond the full grid (a ``C`` grid the staged search widened)
+    are fitted as the staged search fits them.
 
     Parameters and the checks of the input are :func:`tune`'s.
 
@@ -260,8 +263,7 @@ def staged_and_full(dataset: str, method: str, features: Representation = "origi
     full_ev = _evaluator(dataset, method, features, proto, progress)
     full = _search(full_ev, "full", targets)
     ev = _evaluator(dataset, method, features, proto, progress)
-    if _spec(method, proto).warm_axis is None:
-        ev.known = full_ev.table
+    ev.known = full_ev.table
     return _search(ev, "staged", targets), full
 
 

