@@ -85,7 +85,7 @@ class _Evaluator:
         self.dataset, self.method, self.features, self.proto, self.progress = dataset, method, features, proto, progress
         self.table: dict[tuple, dict[str, float]] = {}
         # points another search of the same data set, method and protocol evaluated, taken instead of fitted again
-        # where they are the numbers this evaluator's own tasks would give (staged_and_full)
+        # (staged_and_full: the staged search walks over the full grid's values)
         self.known: dict[tuple, dict[str, float]] = {}
         self.cached = _cached(_cv_point_uncached, "cv_point")
         self.cached_path = _cached(_cv_path_uncached, "cv_path")

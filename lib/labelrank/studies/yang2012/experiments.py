@@ -600,7 +600,8 @@ def _main(args: Any) -> int:
         searched = [dataset for dataset in plan if dataset in names]
         table = results(proto, datasets=names, also=timing.approximate_search_calls(searched))
         # the comparisons that take the tuned configurations, their tasks in one pool (the chapters read their
-        # tables from the cache); the staged searches, which choose their next points from the last ones, after
+        # tables from the cache); then the search comparisons, whose staged searches walk over the full grids'
+        # values (they fit points only beyond a widened C grid, each chosen from the last ones)
         _run_calls(experiments._chapter_extra_calls(proto, names), "chapter extras", True)
         for dataset in experiments.CHAPTER_EXTRAS["search"]:
             if dataset in names:
