@@ -12,8 +12,10 @@ protocol (the whole training set; ``--profile-subsample`` for the profile's subs
 From these it prints the CPU seconds, each method's cost relative to Binary-SVM's point measured in the same run
 (a unit that does not depend on the machine), and what the exact protocol would cost: the axis time times the
 number of values of the other axes, times the folds. ``--profile-top N`` adds cProfile's N most expensive functions
-of the slowest point. The meta-level features of a fold come from the experiment cache (computed on first use and
-not timed: they are shared by every method and grid point).
+of the slowest point. ``--fig2`` times Fig. 2's runs the same way instead: the conventional methods among
+``--methods`` on the concatenated meta-level features of eq. 2 (at ``Protocol.k_meta``; the exact protocol's Fig. 2
+includes Reuters-21578, which the full profile leaves out). The meta-level features of a fold come from the
+experiment cache (computed on first use and not timed: they are shared by every method and grid point).
 
 Faster paths are timed beside the reference in the same run (``--compare``), with their ratio and a check that the
 result is the same:
@@ -72,6 +74,7 @@ result is the same:
 
 Usage: python benchmarks/bench_protocol.py [--datasets emotions yeast scene] [--methods ...] [--no-axis]
                                            [--profile-top 15] [--compare [--no-dcd]] [--profile-subsample]
+                                           [--fig2]
 """
 
 from __future__ import annotations
@@ -130,24 +133,25 @@ def middle_params(spec, proto) -> dict:
     return params
 
 
-def timed_fit(dataset, method, params, proto, profiler=None):
+def timed_fit(dataset, method, params, proto, profiler=None, features="original"):
     """CPU seconds of one fit and evaluation on fold 0, and whether it reached an iteration limit."""
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         start = time.process_time()
         if profiler is not None:
             profiler.enable()
-        _, _, _, n_warnings = _fit_outputs(dataset, method, "original", params, ("regression",), 0, proto)
+        _, _, _, n_warnings = _fit_outputs(dataset, method, features, params, ("regression",), 0, proto)
         if profiler is not None:
             profiler.disable()
         return time.process_time() - start, n_warnings > 0
 
 
-def path_axis(dataset, method, params, axis, values, proto):
+def path_axis(dataset, method, params, axis, values, proto, features="original"):
     """CPU seconds of the full search's path task along ``axis`` on fold 0 (the other parameters at ``params``),
     and the number of its convergence warnings."""
     base = {name: value for name, value in params.items() if name != axis}
-    features = "original" if proto.methods[method].kind == "baseline" else None  # a ranker's key leaves it out
+    if proto.methods[method].kind != "baseline":
+        features = None  # a ranker's key leaves it out
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         start = time.process_time()
@@ -156,9 +160,9 @@ def path_axis(dataset, method, params, axis, values, proto):
         return time.process_time() - start, sum(o["n_warnings"] for o in out)
 
 
-def best_of(repeat, dataset, method, params, proto) -> float:
+def best_of(repeat, dataset, method, params, proto, features="original") -> float:
     """The smallest of ``repeat`` timings of a point (the first run also loads compiled kernels and caches)."""
-    return min(timed_fit(dataset, method, params, proto)[0] for _ in range(repeat))
+    return min(timed_fit(dataset, method, params, proto, features=features)[0] for _ in range(repeat))
 
 
 def choice_of_c(proto, maps, ref_maps) -> str:
@@ -885,6 +889,9 @@ def main() -> None:
                              "instead of the exact protocol's whole training set")
     parser.add_argument("--no-axis", action="store_true", help="time one point per method only")
     parser.add_argument("--profile-top", type=int, default=0, help="cProfile's top functions of the slowest point")
+    parser.add_argument("--fig2", action="store_true",
+                        help="time Fig. 2's runs instead: those of --methods that are Fig. 2's conventional methods, "
+                             "on the concatenated meta-level features")
     parser.add_argument("--compare", action="store_true", help="time the faster paths against the reference only")
     parser.add_argument("--no-dcd", action="store_true",
                         help="with --compare, leave out RankSVM-IR's dual coordinate descent (minutes per fit on "
@@ -898,25 +905,28 @@ def main() -> None:
             compare(dataset, proto, args.methods, dcd=not args.no_dcd)
             continue
         unit = best_of(2, dataset, "Binary-SVM", middle_params(proto.methods["Binary-SVM"], proto), proto)
-        print(f"\n== {dataset}: fold 0 of {proto.n_folds}, one thread; unit = Binary-SVM point = {unit:.3f} CPU s")
+        features = "meta" if args.fig2 else "original"
+        methods = [m for m in args.methods if m in proto.fig2_methods] if args.fig2 else args.methods
+        print(f"\n== {dataset}: fold 0 of {proto.n_folds}, one thread; unit = Binary-SVM point = {unit:.3f} CPU s"
+              + ("; Fig. 2's runs (meta-level features)" if args.fig2 else ""))
         print(f"{'method':15} {'point s':>9} {'/ unit':>8} {'axis':>9} {'axis s':>9} {'capped':>7} "
               f"{'exact protocol h':>17}")
         slowest = (0.0, None, None)
-        for method in args.methods:
+        for method in methods:
             spec = proto.methods[method]
             params = middle_params(spec, proto)
-            seconds = best_of(2, dataset, method, params, proto)
+            seconds = best_of(2, dataset, method, params, proto, features)
             slowest = max(slowest, (seconds, method, params), key=lambda t: t[0])
             line = f"{method:15} {seconds:9.3f} {seconds / unit:8.1f}"
             if not args.no_axis:
                 name, grid = spec.axes[-1]
                 values = proto.grids[grid]
                 if spec.path_axis == name:  # as the full search fits it: one path task
-                    axis_seconds, capped = path_axis(dataset, method, params, name, values, proto)
+                    axis_seconds, capped = path_axis(dataset, method, params, name, values, proto, features)
                 else:
                     axis_seconds, capped = 0.0, 0
                     for value in values:
-                        s, hit = timed_fit(dataset, method, {**params, name: value}, proto)
+                        s, hit = timed_fit(dataset, method, {**params, name: value}, proto, features=features)
                         axis_seconds += s
                         capped += hit
                 others = int(np.prod([len(proto.grids[g]) for _, g in spec.axes[:-1]])) if len(spec.axes) > 1 else 1
@@ -925,7 +935,7 @@ def main() -> None:
             print(line, flush=True)
         if args.profile_top and slowest[1] is not None:
             profiler = cProfile.Profile()
-            timed_fit(dataset, slowest[1], slowest[2], proto, profiler)
+            timed_fit(dataset, slowest[1], slowest[2], proto, profiler, features)
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(args.profile_top)
             print(f"-- profile of {slowest[1]} {slowest[2]}:\n" + "\n".join(out.getvalue().splitlines()[4:]))
