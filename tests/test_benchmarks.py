@@ -1,0 +1,32 @@
+"""``benchmarks/bench_protocol.py`` keeps running as the library changes: its table of the protocol's cost, for the
+cross-validation and for Fig. 2's runs (``--fig2``), on one small data set and two cheap methods."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from labelrank._paths import data_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("fig2", [False, True])
+def test_bench_protocol_prints_its_cost_table(tmp_path, fig2):
+    if not os.environ.get("LABELRANK_DATA") and not (data_dir() / "raw" / "emotions").is_dir():
+        pytest.skip("emotions needs a data source (set LABELRANK_DATA to a mirror such as ../shared/datasets)")
+    argv = [sys.executable, str(ROOT / "benchmarks" / "bench_protocol.py"), "--datasets", "emotions",
+            "--methods", "ML-kNN", "MLC-ListNet", *(["--fig2"] if fig2 else [])]
+    env = {**os.environ, "LABELRANK_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT / "lib")}
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    header = "Fig. 2's runs (meta-level features)"
+    assert (header in done.stdout) == fig2
+    rows = re.findall(r"^(\S+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\w+ x\d+)\s+(\d+\.\d+)\s+(\d+)\s+(\d+\.\d+)$",
+                      done.stdout, flags=re.M)
+    # --fig2 leaves out MLC-ListNet, a ranker and not one of Fig. 2's conventional methods
+    assert [row[0] for row in rows] == (["ML-kNN"] if fig2 else ["ML-kNN", "MLC-ListNet"])
+    assert rows[0][3] == "k x10" and all(float(row[1]) > 0 for row in rows)
