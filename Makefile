@@ -35,14 +35,26 @@ quick-book: data
 		--prepare "$(BIN)/python $(EXPERIMENTS) --profile quick"
 	LABELRANK_PROFILE=quick $(BIN)/jupyter-book build -W -n --keep-going --path-output _build/quick .
 
-# Two test workers on a 2-core machine, one BLAS thread each: OpenBLAS's second thread made the quick profile
-# 124 s instead of 84 on an idle machine, burning 209 CPU s (its threads wait busily between small solves).
+# Two test workers, one BLAS thread each: the tests' linear algebra is many small solves, between which a second
+# OpenBLAS thread waits busily and takes the other worker's core.
 test: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 \
 		$(BIN)/python -m pytest -n 2 --dist loadfile
 
+# Every benchmark writes its figures to benchmarks/records/ (the book's page "How the experiments run and what they
+# cost" renders the newest record of each command below). bench_build.py times make test and make book in a fresh
+# clone of the last commit, so commit first. One thread each, the figures being CPU seconds of one core.
+BENCHMARKS := \
+	bench_bdm_matrix.py \
+	bench_score_scale.py \
+	bench_meta_features.py \
+	"bench_protocol.py --datasets emotions scene yeast" \
+	"bench_protocol.py --datasets reuters21578" \
+	"bench_protocol.py --fig2 --datasets emotions scene yeast" \
+	"bench_protocol.py --fig2 --fig2-labels 4 --datasets reuters21578" \
+	bench_build.py
 bench: $(STAMP)
-	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+	for b in $(BENCHMARKS); do echo "== $$b"; $(BIN)/python benchmarks/$$b || exit 1; done
 
 clean:
 	rm -rf _build

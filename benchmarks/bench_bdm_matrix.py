@@ -16,6 +16,7 @@ import numpy as np
 
 from labelrank.cost import bdm, bdm_matrix
 from labelrank.hierarchy import LabelTree
+from labelrank.studies.performance import write_record
 
 
 def fterm_like_tree(n_labels: int, seed: int = 0) -> LabelTree:
@@ -69,6 +70,10 @@ def main() -> None:
     print(f"speed-up: {t_full / t_matrix:.0f}x; largest |matrix - loop| on the timed pairs: {max_diff:.1e}")
     if max_diff > 1e-12:
         raise SystemExit("bdm_matrix disagrees with bdm")
+    row = {"labels": n, "max_depth": tree.max_depth, "pairs": n * n, "matrix_seconds": t_matrix,
+           "loop_us_per_pair": per_pair * 1e6, "loop_seconds": t_full, "loop_pairs_timed": len(pairs),
+           "loop_extrapolated": not args.full_loop, "speedup": t_full / t_matrix, "max_abs_difference": max_diff}
+    print(f"record: {write_record('bench_bdm_matrix', {'bdm_matrix': [row]})}")
 
 
 if __name__ == "__main__":

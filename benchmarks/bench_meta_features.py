@@ -28,6 +28,7 @@ larger than that, and scales its time up by the ratio of rows (marked ``~`` in t
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numpy as np
@@ -40,6 +41,7 @@ from labelrank import datasets
 
 from labelrank.studies import paper
 from labelrank.features import MetaLevelFeatures
+from labelrank.studies.performance import write_record
 
 METRICS = ("euclidean", "manhattan", "cosine")  # the order of eq. (1): L2, L1, cosine
 
@@ -114,6 +116,7 @@ def main(argv=None) -> None:
     parser.add_argument("--dtype", default="float32", choices=["float32", "float64"])
     parser.add_argument("--reference-rows", type=int, default=400)
     args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
     table2 = paper.load("yang2012_table2").set_index("dataset")["cpu_seconds"]
     print(f"k = {args.k}, n_jobs = {args.n_jobs}, dtype = {args.dtype}; seconds are the best of {args.repeat} runs")
     header = (
@@ -123,6 +126,7 @@ def main(argv=None) -> None:
     print(header)
     print("-" * len(header))
     rng = np.random.default_rng(0)
+    results = []
     for name in args.datasets.split(","):
         X_train, Y_train, X_test = load(name)
         for workload in ("test", "all"):
@@ -148,6 +152,12 @@ def main(argv=None) -> None:
                 f"{approx + format(ref_cpu, '.2f'):>13}{ref_cpu / cpu:>12.0f}x{worst:>11.1e}",
                 flush=True,
             )
+            results.append({"dataset": name, "workload": workload, "paper_cpu_seconds": float(table2[name]),
+                         "cpu_seconds": cpu, "wall_seconds": wall, "sklearn_cpu_seconds": ref_cpu,
+                         "sklearn_sampled": bool(approx), "max_abs_difference": worst})
+    settings = {"k": args.k, "n_jobs": args.n_jobs, "dtype": args.dtype, "repeat": args.repeat,
+                "reference_rows": args.reference_rows}
+    print(f"record: {write_record('bench_meta_features', {'neighbour_search': results}, values=settings, argv=argv)}")
 
 
 if __name__ == "__main__":

@@ -87,6 +87,7 @@ import functools
 import io
 import os
 import pstats
+import sys
 import time
 import warnings
 from unittest import mock
@@ -117,6 +118,7 @@ from labelrank.protocol.data import _split, concatenated_meta_features, meta_fea
 from labelrank.rankers.boosting import LightGBMLambdaRank  # noqa: E402
 from labelrank.rankers.losses import _listnet_target as listnet_target  # noqa: E402
 from labelrank.rankers.losses import _log_softmax_rows as log_softmax_rows  # noqa: E402
+from labelrank.studies.performance import write_record  # noqa: E402
 from labelrank.studies.yang2012 import experiments  # noqa: E402
 
 MIDDLE = {"k": 50, "lr": 0.01, "lgbm_lr": 0.1}
@@ -879,6 +881,27 @@ def compare_svmmap(dataset, proto) -> None:
           f"{difference:.1e}")
 
 
+def fig2_binary_svm_sampled(dataset, proto, n_labels) -> dict:
+    """Fig. 2's Binary-SVM C axis on ``n_labels`` of the labels with both classes in fold 0, as the ALM's warm path
+    per label, scaled to every such label and fold: a row of the Fig. 2 table, marked as extrapolated."""
+    from labelrank.baselines import BinarySVM
+
+    X, Y, _, _ = _split(dataset, proto, 0)
+    X, _ = concatenated_meta_features(*meta_features(dataset, 0, proto)[:2], proto.k_meta, proto.k_max)
+    trained = np.flatnonzero(np.asarray(Y).min(axis=0) != np.asarray(Y).max(axis=0))
+    labels = trained[:n_labels]
+    grid = list(proto.grids["C"])
+    with threadpool_limits(1), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        start = time.process_time()
+        BinarySVM(solver="alm").fit_path(X, np.asarray(Y)[:, labels], "C", grid)
+        seconds = time.process_time() - start
+    axis_seconds = seconds / labels.size * trained.size
+    return {"method": "Binary-SVM", "point_seconds": None, "per_unit": None, "axis": "C", "axis_values": len(grid),
+            "axis_seconds": axis_seconds, "capped": len(caught), "exact_protocol_cpu_hours":
+            axis_seconds * proto.n_folds / 3600, "labels_timed": int(labels.size), "labels": int(trained.size)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     full = experiments.protocol("full")
@@ -892,19 +915,26 @@ def main() -> None:
     parser.add_argument("--fig2", action="store_true",
                         help="time Fig. 2's runs instead: those of --methods that are Fig. 2's conventional methods, "
                              "on the concatenated meta-level features")
+    parser.add_argument("--fig2-labels", type=int, default=0, metavar="N",
+                        help="with --fig2, time Binary-SVM's C axis on the first N labels with both classes and "
+                             "scale it to all of them (its whole axis takes hours on Reuters-21578)")
     parser.add_argument("--compare", action="store_true", help="time the faster paths against the reference only")
     parser.add_argument("--no-dcd", action="store_true",
                         help="with --compare, leave out RankSVM-IR's dual coordinate descent (minutes per fit on "
                              "Reuters-21578 at large C)")
+    parser.add_argument("--no-record", action="store_true", help="print only; write no record")
     args = parser.parse_args()
     proto = full if args.profile_subsample else dataclasses.replace(full, tune_subsample={})
 
+    rows, units, transcript = [], {}, io.StringIO()
     for dataset in args.datasets:
         experiments.meta_features(dataset, 0, proto)  # computed (and cached) outside the timings
         if args.compare:
-            compare(dataset, proto, args.methods, dcd=not args.no_dcd)
+            with contextlib.redirect_stdout(_Tee(sys.stdout, transcript)):
+                compare(dataset, proto, args.methods, dcd=not args.no_dcd)
             continue
         unit = best_of(2, dataset, "Binary-SVM", middle_params(proto.methods["Binary-SVM"], proto), proto)
+        units[dataset] = unit
         features = "meta" if args.fig2 else "original"
         methods = [m for m in args.methods if m in proto.fig2_methods] if args.fig2 else args.methods
         print(f"\n== {dataset}: fold 0 of {proto.n_folds}, one thread; unit = Binary-SVM point = {unit:.3f} CPU s"
@@ -915,9 +945,18 @@ def main() -> None:
         for method in methods:
             spec = proto.methods[method]
             params = middle_params(spec, proto)
+            if args.fig2 and args.fig2_labels and method == "Binary-SVM":
+                row = fig2_binary_svm_sampled(dataset, proto, args.fig2_labels)
+                rows.append({"dataset": dataset, "runs": "fig2" if args.fig2 else "cv", **row})
+                print(f"{method:15} {'':>9} {'':>8} {'C x' + str(row['axis_values']):>9} {row['axis_seconds']:9.2f} "
+                      f"{row['capped']:7d} {row['exact_protocol_cpu_hours']:17.2f}  (scaled from "
+                      f"{row['labels_timed']} of {row['labels']} labels)", flush=True)
+                continue
             seconds = best_of(2, dataset, method, params, proto, features)
             slowest = max(slowest, (seconds, method, params), key=lambda t: t[0])
             line = f"{method:15} {seconds:9.3f} {seconds / unit:8.1f}"
+            row = {"dataset": dataset, "runs": "fig2" if args.fig2 else "cv", "method": method,
+                   "point_seconds": seconds, "per_unit": seconds / unit}
             if not args.no_axis:
                 name, grid = spec.axes[-1]
                 values = proto.grids[grid]
@@ -932,6 +971,9 @@ def main() -> None:
                 others = int(np.prod([len(proto.grids[g]) for _, g in spec.axes[:-1]])) if len(spec.axes) > 1 else 1
                 exact = axis_seconds * others * proto.n_folds / 3600
                 line += f" {name + ' x' + str(len(values)):>9} {axis_seconds:9.2f} {capped:7d} {exact:17.2f}"
+                row.update(axis=name, axis_values=len(values), axis_seconds=axis_seconds, capped=int(capped),
+                           exact_protocol_cpu_hours=exact)
+            rows.append(row)
             print(line, flush=True)
         if args.profile_top and slowest[1] is not None:
             profiler = cProfile.Profile()
@@ -939,6 +981,29 @@ def main() -> None:
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(args.profile_top)
             print(f"-- profile of {slowest[1]} {slowest[2]}:\n" + "\n".join(out.getvalue().splitlines()[4:]))
+    if args.no_record:
+        return
+    tables = {"comparisons": [{"line": line} for line in transcript.getvalue().splitlines()]} if args.compare \
+        else {"methods": rows}
+    values = {"folds": proto.n_folds, "unit_seconds": units,
+              "cv_documents": {d: proto.tune_subsample.get(d) for d in args.datasets}}
+    print(f"record: {write_record('bench_protocol', tables, values=values)}")
+
+
+class _Tee(io.TextIOBase):
+    """A text stream that writes to several streams (the console and the record's transcript)."""
+
+    def __init__(self, *streams):
+        self.streams = streams
+
+    def write(self, text):
+        for stream in self.streams:
+            stream.write(text)
+        return len(text)
+
+    def flush(self):
+        for stream in self.streams:
+            stream.flush()
 
 
 if __name__ == "__main__":

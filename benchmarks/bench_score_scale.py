@@ -4,9 +4,9 @@ For each tree size (labels; a seeded random tree of branching about n^(1/9), dep
 100 ranked labels per document, 3 true labels, about a third of them in the run), the script writes the three
 files and scores them in a fresh process, twice:
 
-* ``pairs``: what ``labelrank score`` does today, ``CostScorer.from_tree`` (BDM for the pairs the run holds);
-* ``matrix``: the previous path, ``CostScorer(bdm_matrix(tree))``, run only where the matrix fits (``--matrix-max``
-  labels; it needs 8 bytes for every pair of labels).
+* ``pairs``: what ``labelrank score`` does, ``CostScorer.from_tree`` (BDM for the pairs the run holds);
+* ``matrix``: the reference, ``CostScorer(bdm_matrix(tree))`` (BDM of every pair of labels), run only where the
+  matrix fits (``--matrix-max`` labels; it needs 8 bytes for every pair of labels).
 
 Each child process reads the files, scores them and prints the means; the parent records wall time and the child's
 peak resident memory (``wait4``), checks that both paths print the same numbers (bit for bit) and prints ratios.
@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from labelrank.studies.performance import write_record
 
 DOC_LABELS = 100  # ranked labels per document
 TRUE_LABELS = 3
@@ -98,20 +100,26 @@ def main() -> None:
         return
     print(f"{'labels':>8} {'depth':>5} {'lines':>9} | {'pairs s':>8} {'MB':>6} | {'matrix s':>8} {'MB':>6} | "
           f"{'time ratio':>10} {'memory ratio':>12}")
+    rows = []
     for n_labels in args.labels:
         for n_lines in args.lines:
             with tempfile.TemporaryDirectory() as tmp:
                 *files, depth = write_case(Path(tmp), n_labels, n_lines)
                 t_new, m_new, v_new = measure("pairs", files)
                 row = f"{n_labels:>8,} {depth:>5} {n_lines:>9,} | {t_new:>8.2f} {m_new:>6.0f} | "
+                record = {"labels": n_labels, "depth": depth, "lines": n_lines, "pairs_seconds": t_new,
+                          "pairs_mb": m_new, "matrix_seconds": None, "matrix_mb": None}
                 if n_labels <= args.matrix_max:
                     t_old, m_old, v_old = measure("matrix", files)
                     if v_new != v_old:
                         raise SystemExit(f"the two paths disagree: {v_new} vs {v_old}")
                     row += f"{t_old:>8.2f} {m_old:>6.0f} | {t_old / t_new:>9.1f}x {m_old / m_new:>11.1f}x"
+                    record.update(matrix_seconds=t_old, matrix_mb=m_old)
                 else:
                     row += f"{'(does not fit)':>15} | {'':>10} {'':>12}"
+                rows.append(record)
                 print(row, flush=True)
+    print(f"record: {write_record('bench_score_scale', {'scaling': rows}, values={'matrix_max': args.matrix_max})}")
 
 
 if __name__ == "__main__":

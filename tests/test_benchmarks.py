@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from labelrank._paths import data_dir
+from labelrank.studies.performance import latest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,7 +21,9 @@ def test_bench_protocol_prints_its_cost_table(tmp_path, fig2):
         pytest.skip("emotions needs a data source (set LABELRANK_DATA to a mirror such as ../shared/datasets)")
     argv = [sys.executable, str(ROOT / "benchmarks" / "bench_protocol.py"), "--datasets", "emotions",
             "--methods", "ML-kNN", "MLC-ListNet", *(["--fig2"] if fig2 else [])]
-    env = {**os.environ, "LABELRANK_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT / "lib")}
+    records = tmp_path / "records"
+    env = {**os.environ, "LABELRANK_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT / "lib"),
+           "LABELRANK_BENCH_RECORDS": str(records)}
     done = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     header = "Fig. 2's runs (meta-level features)"
@@ -30,3 +33,8 @@ def test_bench_protocol_prints_its_cost_table(tmp_path, fig2):
     # --fig2 leaves out MLC-ListNet, a ranker and not one of Fig. 2's conventional methods
     assert [row[0] for row in rows] == (["ML-kNN"] if fig2 else ["ML-kNN", "MLC-ListNet"])
     assert rows[0][3] == "k x10" and all(float(row[1]) > 0 for row in rows)
+    # the printed table is the record's, row for row
+    record = latest("bench_protocol", folder=records)
+    assert [row["method"] for row in record["tables"]["methods"]] == [row[0] for row in rows]
+    assert [round(row["axis_seconds"], 2) for row in record["tables"]["methods"]] == [float(row[4]) for row in rows]
+    assert record["variant"] == " ".join(argv[2:]) and record["machine"]["cores"] == os.cpu_count()
