@@ -352,3 +352,26 @@ def test_cross_references_resolve(rendered, built_book):
         if page["unnumbered"]:
             problems.add(f"{name}: the text shows '???' (a {{numref}} without a number)")
     assert not problems, "\n".join(sorted(problems))
+
+
+def test_every_chapter_offers_its_notebook_and_no_unconfigured_repository(built_book):
+    """Each chapter page links its notebook (converted at build time, without outputs) and its .md source, both
+    in the built site; without LABELRANK_BOOK_REPOSITORY no page carries a repository, issues or launch button."""
+    import nbformat
+
+    if os.environ.get("LABELRANK_BOOK_REPOSITORY"):
+        pytest.skip("built for a configured repository")
+    chapters = [p.stem for p in (ROOT / "book").glob("*.md") if "kernelspec:" in p.read_text(encoding="utf-8")[:2000]]
+    assert chapters
+    for name in chapters:
+        page = (built_book.html / "book" / f"{name}.html").read_text(encoding="utf-8")
+        assert f'href="../_notebooks/{name}.ipynb"' in page, name
+        assert f'href="../_sources/book/{name}.md"' in page, name
+        notebook = nbformat.read(built_book.html / "_notebooks" / f"{name}.ipynb", 4)
+        nbformat.validate(notebook)
+        assert not any(c.get("outputs") for c in notebook.cells if c.cell_type == "code")
+        assert (built_book.html / "_sources" / "book" / f"{name}.md").is_file(), name
+    for page in built_book.html.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        for marker in ("mybinder.org", "colab.research.google.com", "github.com/labelrank-book", "repository-button"):
+            assert marker not in text, f"{page.relative_to(built_book.html)}: {marker}"

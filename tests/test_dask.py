@@ -1,4 +1,4 @@
-"""The protocol on a Dask cluster gives the pinned table, cell for cell (README: "Running the protocol on a
+"""The protocol on a Dask cluster gives the pinned table, cell for cell (README: "The exact protocol on a
 cluster").
 
 A :class:`dask.distributed.LocalCluster` starts worker processes on 127.0.0.1; the quick protocol runs for one data set

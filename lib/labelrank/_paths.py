@@ -18,15 +18,28 @@ def project_root() -> Path | None:
     return None
 
 
+def installed_data_dir() -> Path:
+    """Where an installed (non-editable) package keeps the committed data: ``<prefix>/share/labelrank/data``."""
+    import sysconfig
+
+    return Path(sysconfig.get_path("data")) / "share" / "labelrank" / "data"
+
+
 def data_dir() -> Path:
-    """The checkout's committed ``data/`` folder (paper tables, the reconstructed F-term tree)."""
+    """The committed ``data/`` folder (paper tables, the reconstructed F-term tree, MULAN's outputs).
+
+    The checkout's, for an editable install; else the copy the package installs (:func:`installed_data_dir`).
+    """
     root = project_root()
-    if root is None:
-        raise FileNotFoundError(
-            "labelrank's committed data (data/paper, data/fterm) lives in the labelrank-book checkout; "
-            "install the package from a checkout with `pip install -e .`"
-        )
-    return root / "data"
+    if root is not None:
+        return root / "data"
+    installed = installed_data_dir()
+    if (installed / "paper").is_dir():
+        return installed
+    raise FileNotFoundError(
+        f"labelrank's committed data (data/paper, data/fterm) is neither in a labelrank-book checkout nor at "
+        f"{installed}; reinstall the package (`pip install labelrank`)"
+    )
 
 
 def cache_dir() -> Path:

@@ -85,8 +85,8 @@ _THRESHOLD_RULES = ("default", "llsf")
 
 #: BinarySVM(solver="auto") uses the augmented Lagrangian method on a dense X of at most _ALM_MAX_FEATURES columns (it
 #: forms d x d Newton systems, 134 MB at 4,096) and on a sparse X, which it densifies, of at most
-#: _ALM_MAX_SPARSE_FEATURES; LIBLINEAR on more. On Reuters-21578's Fig. 2 features (exact protocol, fold 0, 6,216
-#: rows) LIBLINEAR took 3.6 to 11 times the ALM's CPU time at 2,752 and 3,526 columns, at its pass cap.
+#: _ALM_MAX_SPARSE_FEATURES; LIBLINEAR on more. Up to these widths the ALM is the faster of the two on Fig. 2's
+#: meta-level features, where LIBLINEAR stops at its pass cap (the book's performance page gives the measurements).
 _ALM_MAX_FEATURES = 4096
 _ALM_MAX_SPARSE_FEATURES = 1000
 
@@ -249,9 +249,9 @@ class BinarySVM(_MultiLabelBaseline):
     :func:`labelrank.rankers.pairwise_newton.fit_pairwise_hinge_alm` (the hinge of instance ``i`` is the pair of
     :math:`y_{ij} (x_i, 1)` and the origin), stopped by a duality-gap certificate at any ``C``; it forms
     ``d`` x ``d`` Newton systems from dense rows, so ``"auto"`` uses it for a dense ``X`` of at most 4,096 columns
-    and a sparse one of at most 1,000 (densified), and LIBLINEAR for more (text features). On Reuters-21578's
-    2,752 to 3,526 dense columns of Fig. 2's meta-level features (6,216 rows) LIBLINEAR took 3.6 to 11 times the
-    ALM's CPU time and stopped at its pass cap. A fit that stops at ``max_iter`` warns with a
+    and a sparse one of at most 1,000 (densified), and LIBLINEAR for more (text features); on dense meta-level
+    features of a few thousand columns LIBLINEAR stops at its pass cap where the ALM certifies its optimum. A fit
+    that stops at ``max_iter`` warns with a
     :class:`~sklearn.exceptions.ConvergenceWarning`.
 
     Parameters
@@ -731,8 +731,8 @@ class IBLRML(_KNNBaseline):
     nearly separable label where first-order solvers, and scikit-learn's Newton solver when it falls back to
     L-BFGS, stall). When at most a quarter of the frequencies are nonzero (many labels, few of them among an
     instance's neighbours: Reuters-21578), the regressions run on the sparse frequencies themselves
-    (:func:`~labelrank.logistic.standardised_fit`: the same Newton iterates up to rounding; fold 0 of
-    Reuters-21578, the k axis 3.1 times faster, probabilities within 9e-7). A label whose training column is
+    (:func:`~labelrank.logistic.standardised_fit`: the same Newton iterates up to rounding, with the cost of the
+    nonzeros rather than of the dense matrix). A label whose training column is
     constant gets the constant probability 0 (1).
 
     Parameters

@@ -195,7 +195,7 @@ def _file_hashes(name: str) -> tuple[Path, tuple[str, ...]]:
 
 
 # Bump when a parser's output changes, so that the cache of parsed data sets is not reused.
-_PARSE_VERSION = 2  # 2: Y is int64 (was uint8)
+_PARSE_VERSION = 2  # raised whenever the parsed arrays change (they hold Y as int64)
 
 
 def _cached(func, kind: str, name: str, *args):

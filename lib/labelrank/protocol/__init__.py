@@ -24,7 +24,7 @@ with a Dask cluster runs the protocol there with::
         table = experiments.results(experiments.protocol("full"))
 
 (set ``LABELRANK_N_JOBS=-1`` to let Dask decide how many tasks run at once, and ``LABELRANK_CACHE`` to a folder
-that every worker can read and write; the README's section "Running the protocol on a cluster" says more, and
+that every worker can read and write; the README's section "The exact protocol on a cluster" says more, and
 ``tests/test_dask.py`` runs the recipe on a local cluster and finds the serial run's table). Each task's result is cached (:class:`labelrank._cache.ResultCache`) under
 ``cache_dir() / "experiments"``, keyed on what the result depends on: the data set and the profile's data
 settings, the fold, the method and its parameters, and explicit versions (:func:`code_version`: the engine's

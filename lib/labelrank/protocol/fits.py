@@ -228,7 +228,7 @@ def _cv_path_uncached(dataset: str, data_key: tuple, method: str, base_key: tupl
     :func:`_cv_point_uncached`'s. One call fits them all, along the :attr:`MethodSpec.warm_axis` each fit
     warm-started from the previous one, along the :attr:`MethodSpec.batch_axis` all trained together: a ranker's
     :meth:`~labelrank.MetaLevelRanker.fit_features_path`, a baseline's ``fit_path`` (on ``features``, "original"
-    or "meta"; a ranker's tasks leave it out, so their cache keys are those from before baselines had paths).
+    or "meta"; a ranker's tasks leave it out of their cache keys, as rankers have no representation to choose).
     Each value's time is the task's divided by the number of values, and the task's convergence warnings are
     counted with the first value."""
     _start_task(threads)
@@ -293,10 +293,9 @@ def _stop_workers_at_exit() -> None:
     """Stop joblib's reusable worker pool first thing when the interpreter exits (once registered).
 
     loky's own exit handler stops the workers gently, and each is a Python process with numpy, scipy, numba and
-    scikit-learn to finalise; asking loky for "the" reusable executor (as this did before) even started a new pool
-    to stop it. After the quick protocol on emotions, on a busy 2-core machine, that made 3 s of a 5.8 s exit.
-    Here the pool's workers, idle once every result is back, are killed (0.25 s) and joblib's temporary folders
-    removed: the exit takes 2.8 s. The handler goes where loky's goes, among the handlers Python runs before
+    scikit-learn to finalise, which takes seconds; asking loky for "the" reusable executor would even start a new
+    pool to stop it. Here the pool's workers, idle once every result is back, are killed and joblib's temporary
+    folders removed. The handler goes where loky's goes, among the handlers Python runs before
     joining threads (``threading._register_atexit``, which ``concurrent.futures`` uses too), where the later ones
     run first: so it is registered after a pool has run (loky registers its handler when its first pool starts).
     """

@@ -140,8 +140,8 @@ def _final_fits(tuned: dict[str, dict], cells: dict[str, list], proto: Protocol,
     """The final fits every data set's cells need (one per configuration, with the decisions of each threshold
     rule; a baseline's rules share its model), all data sets in one pool of tasks, the longest first.
 
-    A pool per data set left a worker idle at the end of each while the other finished the data set's longest
-    fit (67.6 CPU s of MLC-LightGBM on Reuters-21578's 7,770 training documents, the last of its 15). A fit's
+    One pool for all data sets keeps both workers busy to the end, where a pool per data set would leave one idle
+    while the other finishes the data set's longest fit (MLC-LightGBM on Reuters-21578's training set). A fit's
     length is estimated from its configuration's cross-validation CPU time, summed over the folds, scaled from
     the instances the folds fitted to the training set's (linear in instances). Only the order of the tasks
     changes, not what they compute.

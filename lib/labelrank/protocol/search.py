@@ -325,11 +325,10 @@ def run_full_grids(jobs: Sequence[tuple[str, str, Representation]], proto: Proto
     end of each for its last task: five path tasks (one per fold) on two workers leave one worker idle while the
     fifth runs. One pool keeps every worker busy until the last task of all. It hands out the longest tasks first
     (the path tasks of a one-axis method, each fitting its whole grid, then the other paths, then single points;
-    among equals the later jobs first), which on the full profile's cold run at ``4c40cae`` comes to the bound of
-    longest-first scheduling: simulated from each task's recorded wall time on two workers, 54.2 minutes against
-    58.7 with a pool per method and 53.5 for the tasks' sum over two. The tasks and their cache entries are those
-    :func:`tune` computes, so the results are the same; only the order of their computation changes. A ``C`` grid
-    widened at a boundary is evaluated by :func:`tune`, as before.
+    among equals the later jobs first): longest-first scheduling, whose makespan is close to the tasks' sum divided
+    by the workers. The tasks and their cache entries are those :func:`tune` computes, so the results are the
+    same; only the order of their computation changes. A ``C`` grid widened at a boundary is evaluated by
+    :func:`tune`.
 
     Parameters
     ----------
@@ -341,7 +340,7 @@ def run_full_grids(jobs: Sequence[tuple[str, str, Representation]], proto: Proto
     also : sequence of (ResultCache, tuple)
         Other cached calls independent of the grids (a study's own tasks), handed out first, in their order: a
         pool of their own would leave a worker idle while its last task runs (the chapter "Meta-level features"'
-        two neighbour-search tasks, 67 and 124 s on the full profile, ran so at the end of the run).
+        two neighbour-search tasks are such calls).
     """
     proto = default_protocol() if proto is None else proto
     ranked = [(-1, 0, position, call) for position, call in enumerate(also)]

@@ -17,20 +17,19 @@ free ones' common gradient by more than ``tol``; otherwise the point is optimal:
 for every ``t``, where :math:`g = b - G\alpha` and :math:`\nu` is the free coordinates' gradient (the
 Karush-Kuhn-Tucker conditions).
 
-It replaced sequential minimal optimisation (pairs of coordinates), which on the ill-conditioned working sets of
-large ``C`` stopped at its cap of 100,000 steps per solve (``benchmarks/bench_protocol.py --compare``). The
-method runs compiled (numba): SVM-MAP solves one such QP per cutting plane, about 1,200 of them along yeast's C
-grid at one ``k`` (fold 0, k = 50), of about 30 steps each on working sets of about 160 planes, where interpreted
-code spent its time in per-step overhead, not arithmetic.
+An active-set method rather than sequential minimal optimisation (pairs of coordinates), which on the
+ill-conditioned working sets of large ``C`` stops at any cap on its steps short of the optimum
+(``benchmarks/bench_protocol.py --compare`` times the two). The method runs compiled (numba): SVM-MAP solves one
+such QP per cutting plane, over a thousand of them along a C grid, each of a few dozen steps on working sets of
+a few hundred planes, where interpreted code would spend its time in per-step overhead, not arithmetic.
 
 A step changes the free set by one coordinate, so the Cholesky factor of :math:`G_{FF}` is kept and updated: a row
 appended when a coordinate enters, a row deleted and the factor restored by Givens rotations when one leaves
 (Golub & Van Loan 2013, section 6.5), :math:`O(|F|^2)` each where factoring every step's block afresh cost
 :math:`O(|F|^3)`; a block that is not positive definite is factored again once the free set has changed. The
 gradient is computed from the free columns of :math:`G` alone, at the free coordinates after every step and at the
-others only when one of them may enter. On emotions (fold 0, k = 50, the C path: 1,412 solves of 23 steps on free
-sets of 56 planes, on average) the QP took 2.5 times less time than with a fresh factor per step, the same steps
-with weights within 1e-10 (``benchmarks/bench_protocol.py --compare``).
+others only when one of them may enter. It takes the same steps as a fresh factor per step, with weights equal up
+to rounding (``benchmarks/bench_protocol.py --compare`` times both).
 
 References
 ----------

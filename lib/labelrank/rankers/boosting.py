@@ -91,8 +91,8 @@ class LightGBMLambdaRank(_Ranker):
 
         Element ``j`` equals ``clone(self).set_params(learning_rate=learning_rates[j]).fit(Z, Y)`` exactly (the
         same trees): LightGBM's bins depend on the features and the binning parameters, not on the learning rate,
-        so one :class:`lightgbm.Dataset` serves every rate. Binning takes about 9 of the 64 CPU seconds of one
-        fit on Reuters-21578 (fold 0 of the exact protocol, k = 50, 534,576 rows).
+        so one :class:`lightgbm.Dataset` serves every rate, and the binning, a sizeable part of a fit on many
+        rows, is done once.
 
         Parameters
         ----------
@@ -125,7 +125,7 @@ class LightGBMLambdaRank(_Ranker):
 
         The training scores are the booster's own, which it updates tree by tree as it trains: the numbers
         ``booster.predict`` gives on the training rows (summed over the same trees in the same order), without
-        that pass over the trees (0.35 of the 8.6 CPU s of one fit on Reuters-21578's fold 0, ``k`` = 50)."""
+        another pass over the trees."""
         lightgbm = require("lightgbm", "LightGBMLambdaRank")
 
         n, m, d = Z.shape

@@ -154,9 +154,9 @@ class _GradientRanker(_Ranker):
         nets = [first] + [copy.deepcopy(first) for _ in rates[1:]]  # the same initial weights for every rate
         lists = np.flatnonzero(self._usable(Y))
         targets = self._targets(Y)
-        # standardised once, in C order (a float64 copy of the training features: 1.3 GB for Reuters-21578's
-        # 6,216 fitting documents at k = 100): the cached meta-level features are stored feature-major, and
-        # batches gathered from them kept that layout (every reshape in backward() was a copy)
+        # standardised once, in C order (a float64 copy of the training features): the cached meta-level
+        # features are stored feature-major, and batches gathered from them would keep that layout (every
+        # reshape in backward() a copy)
         Zs = self._standardized(Z)
         alpha, B = float(self.alpha), int(self.batch_size)
         adam = self.optimizer == "adam"
@@ -229,9 +229,8 @@ class ListNet(_GradientRanker):
         poor fit for binary labels on long lists: it gives a single relevant label of Reuters-21578's 90 only
         :math:`e/(e + 89) \approx 3\%` of the mass, its minimum pins every relevant/irrelevant score gap at
         exactly 1, and the loss barely separates good from bad rankings (the target's entropy is 4.488, uniform
-        scores give 4.500); measured with k = 100 it trains unstably (test MAP 0.86 after 20 epochs at learning
-        rate 0.01, 0.03 with SGD) where the normalized target gives 0.93. On emotions and yeast the normalized
-        target is also ahead (MAP +0.005 to +0.01).
+        scores give 4.500), so on such lists it trains unstably where the normalized target does not. The
+        normalized target is the default for that reason.
     standardize : bool, default=True
         Standardise :math:`\phi` with training statistics (module docstring).
     random_state : int, default=0
@@ -242,7 +241,7 @@ class ListNet(_GradientRanker):
     coef_ : numpy.ndarray of shape (d,)
         Linear model only: the weights on the standardised features.
     loss_curve_ : list of float
-        Mean training loss of each epoch (measured on each batch before its step).
+        Mean training loss of each epoch (each batch's loss taken before its step).
     mean_, scale_ : numpy.ndarray of shape (d,)
         The standardisation statistics.
 

@@ -33,14 +33,13 @@ is the semismooth Newton method, whose generalised Hessian :math:`I + \sigma Z_B
 ``B`` with ``v`` inside the quadratic band (a ``d`` x ``d`` system, Cholesky; a :math:`|B|` x :math:`|B|` one by the
 Woodbury identity when the band has fewer pairs than ``d``). Its step length is exact: along a line :math:`\varphi`
 is a piecewise quadratic whose minimum one sort of its kinks finds (Keerthi & DeCoste 2005; :func:`_exact_step`),
-which took a quarter fewer Newton steps than the Armijo backtracking from step 1 it replaced (Rank-SVM's C path on
-yeast, fold 0: 1,544 against 2,031). Armijo's test still guards the step, and backtracking from it follows where
+which needs fewer Newton steps than Armijo's backtracking from step 1. Armijo's test still guards the step, and backtracking from it follows where
 rounding makes the exact step fail the test (where the decrease it asks for is below :math:`\varphi`'s
 floating-point resolution, a step that lowers the gradient's norm is taken instead). Then :math:`\mu \leftarrow
 e'(v)` and :math:`\sigma` grows fourfold, up to a cap, unless the inner solve was cut short at its step limit: with
 :math:`\sigma \gg C_p` the quadratic band :math:`[1 - C_p/\sigma, 1)` is so narrow that the Newton steps cross kinks
-at every step, and a penalty that kept growing left the inner solves at their step limit for good (a label of scene
-at ``C`` = 2.3e5). Any fixed :math:`\sigma` converges (the method is a proximal point method on the dual,
+at every step, and a penalty that kept growing would leave the inner solves at their step limit for good (as on a
+label of scene at ``C`` = 2.3e5). Any fixed :math:`\sigma` converges (the method is a proximal point method on the dual,
 Rockafellar 1976).
 
 The multiplier is a dual point: :math:`\alpha = -\mu` always lies in the box :math:`[0, C_p]`, and at the inner
@@ -69,11 +68,10 @@ Five things make a large ranking problem cheap, none of which changes the optimu
   Gram matrix of a seeded random sample of the band, scaled up (sub-sampled Newton, Roosta-Khorasani & Mahoney
   2019). It is still positive definite, so the direction still descends, and the line search decides the step.
 * **Low-rank updates of the Newton system** where it has many unknowns (Rank-SVM's ``n_labels * (d + 1)``: 1,456
-  on yeast), whose Gram matrix and Cholesky factor were most of a fit's time: consecutive Newton steps of one
+  on yeast), whose Gram matrix and Cholesky factor would be most of a fit's time: consecutive Newton steps of one
   inner solve mostly differ in a few dozen pairs of their bands, so the next system is the last one factored
   plus a change of low rank, solved through the Woodbury identity from that factor and checked against its own
-  residual (:class:`~labelrank.rankers._pair_maps._Factored`; Rank-SVM's C path on yeast, fold 0: 1,335
-  factorisations became 744).
+  residual (:class:`~labelrank.rankers._pair_maps._Factored`), which saves most of the factorisations.
 * **Rows read in float32** where they come so (RankSVM-IR's rows of the meta-level features): most of a
   RankSVM-IR fit is passes over ``F`` (``F @ w`` and ``F.T @ c``, each limited by the bytes it reads), and float32
   halves them; the products are computed and summed in float64 by compiled loops, so the problem solved is
@@ -399,15 +397,12 @@ def fit_pairwise_hinge_alm_path(
     multiplier :math:`\mu = -\alpha`: a pair at its upper bound starts at the new bound, any other keeps its value
     (clipped to the box where ``C`` decreases). Along an increasing grid of ``C`` the weights skip the first Newton
     steps, in which every pair is in the quadratic band, and the dual point skips outer updates; where the optimum
-    stops changing with ``C`` (separable pairs past the hard margin's ``C``) a solve needs a step or two. Rank-SVM's
-    path on fold 0 (the 20 values of ``C``) took 377 Newton steps against 470 from the weights alone on scene (7.6
-    against 18.2 CPU s) and 1,342 against 1,544 on yeast; scaling every dual value by the ratio of ``C`` instead
-    took 575 on scene (a free pair's dual value settles as ``C`` grows). A warm-started solve that stops at
-    ``max_iter`` short of the tolerance is solved again from ``w = 0`` and a zero multiplier, as
-    :func:`fit_pairwise_hinge_alm` would solve it (``n_iter`` counts the steps of both): a safety net. Before the
-    penalty grew only after settled inner solves (module docstring), the start from the previous ``C``'s solution
-    left the inner solves of one of scene's labels (Fig. 2's meta-level features, fold 0, ``C`` = 5.5e4) at their
-    step limit from the second multiplier update on; no such case is known since.
+    stops changing with ``C`` (separable pairs past the hard margin's ``C``) a solve needs a step or two. The dual
+    point is kept as it is rather than scaled by the ratio of the ``C`` values, because a free pair's dual value
+    settles as ``C`` grows. A warm-started solve that stops at ``max_iter`` short of the tolerance is solved again
+    from ``w = 0`` and a zero multiplier, as :func:`fit_pairwise_hinge_alm` would solve it (``n_iter`` counts the
+    steps of both): a safety net, since a warm start far from the new optimum can leave the inner solves at their
+    step limit (the penalty grows only after settled inner solves, module docstring, which makes that rare).
 
     Parameters
     ----------

@@ -190,8 +190,8 @@ def ap_loss_augmented_inference(scores: Any, Y: Any) -> tuple[np.ndarray, np.nda
 
 
 #: RankSVM-IR visits the pairs instance by instance (``groups``) when its feature rows take more bytes than this:
-#: then they no longer fit in the processor's cache, and the grouped order is about 3x faster per epoch on
-#: Reuters-21578; below it the single random order is as fast or faster (benchmarks/bench_protocol.py --compare).
+#: then they do not fit in the processor's cache, and visiting an instance's rows together saves their reloads;
+#: below it the single random order is as fast or faster (benchmarks/bench_protocol.py --compare times both).
 _GROUP_PAIRS_ABOVE = 64 * 2**20
 
 

@@ -31,16 +31,23 @@ import platform
 import re
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from labelrank import __version__
 from labelrank._paths import project_root, write_text_atomic
 
 __all__ = ["records_dir", "machine", "code_version", "write_record", "load_records", "latest", "table",
-           "record_numbers", "describe"]
+           "latest_rows", "record_numbers", "describe", "FULL_PROFILE_TARGET_MINUTES",
+           "FULL_PROFILE_TARGET_CORES"]
 
 SCHEMA = 1
+
+#: The project's target for a cold run of the full profile on a machine of two cores (a goal the full profile is
+#: designed to meet, not a measurement): with both cores busy it allows this many minutes times two of CPU time.
+FULL_PROFILE_TARGET_MINUTES = 45
+#: The cores of the machine that target is set for.
+FULL_PROFILE_TARGET_CORES = 2
 
 
 def records_dir() -> Path:
@@ -212,6 +219,29 @@ def table(record: dict, name: str):
     import pandas as pd
 
     return pd.DataFrame(record["tables"][name])
+
+
+def latest_rows(benchmark: str, table_name: str, key: Sequence[str], folder: Path | None = None):
+    """The newest row of every ``key`` among all records of ``benchmark``, with the record it comes from.
+
+    Runs of one benchmark with different arguments measure different rows (``bench_protocol.py --datasets
+    reuters21578`` and ``--datasets emotions scene yeast``); this gathers them into one table, each row taken from
+    the newest record that holds it, its ``record`` column naming the file and ``date`` the day it was taken.
+    """
+    import pandas as pd
+
+    rows, seen = [], set()
+    for record in reversed(load_records(folder)):
+        if record["benchmark"] != benchmark:
+            continue
+        for row in record["tables"].get(table_name, []):
+            ident = tuple(row.get(k) for k in key)
+            if ident not in seen:
+                seen.add(ident)
+                rows.append({**row, "record": record["file"], "date": record["date"][:10]})
+    if not rows:
+        raise LookupError(f"no record of {benchmark} holds a table {table_name!r} (run `make bench`)")
+    return pd.DataFrame(rows)
 
 
 def record_numbers(record: dict) -> set[float]:

@@ -111,7 +111,7 @@ LI = "Li et al. 2007"
 SSA = "Semantic Search Art"
 YANG = "Yang & Gopal 2012"
 _CITESEER = "citeseer"
-_CITESEER_REASON = ("Citeseer is not publicly retrievable: the paper's source no longer serves it and no public "
+_CITESEER_REASON = ("Citeseer is not publicly retrievable: the paper's source does not serve it and no public "
                     "copy was found")
 
 

@@ -72,8 +72,8 @@ it exists so that the notebooks can be tested in a few minutes and its numbers a
 
 :func:`exact` turns a profile into the paper's protocol without the concessions: every axis on its full grid,
 Reuters-21578 cross-validated on all its training documents, Fig. 2 on every data set (``--exact`` on the command
-line). On the 2-core development machine it is hours of work, not minutes: see the README's section "The exact
-protocol" for what ``benchmarks/bench_protocol.py`` measured.
+line). It is many CPU hours of work: the book's page "How the experiments run and what they cost" renders what
+``benchmarks/bench_protocol.py`` measures.
 """
 
 from __future__ import annotations
@@ -121,76 +121,23 @@ from labelrank.protocol.settings import (
 
 _PROG = "python -m labelrank.studies.yang2012.experiments"
 
-#: The methods of Tables 3-6, by the paper's names; "MLC-LightGBM" is our extra column of Table 6.
+#: The methods of Tables 3-6, by the paper's names; "MLC-LightGBM" is our extra column of Table 6. A method's
+#: ``version`` is part of its results' cache key: it is raised whenever a change of the method's code moves its
+#: numbers, even in the last bits (tests/test_protocol_golden.py fails until it is); git's history says what each
+#: version changed.
 METHODS: dict[str, MethodSpec] = {
     spec.name: spec
     for spec in (
         MethodSpec("MLC-ListNet", "ranker", "listnet", (("k", "k"), ("learning_rate", "lr")),
                    batch_axis="learning_rate"),
-        # version 2: on the dense data sets (at most 1,000 columns) the augmented Lagrangian solver, optimal at
-        # every C (LIBLINEAR stopped at its pass cap from C of about 1e2 on); the full grid search fits the C axis
-        # as one warm-started path (BinarySVM.fit_path); version 3: the solver's penalty grows only after an inner
-        # solve that was not cut short, small Newton systems by the Woodbury identity (fits at large C that
-        # stopped at max_iter now converge; the same optimum, another point within the tolerance); version 4: the
-        # solver's Newton steps of exact length (pairwise_newton._exact_step; the same optimum, fewer steps);
-        # version 5: along the C path each solve also starts from the previous dual point, its pairs at the upper
-        # bound moved to the new one (the same optimum, another point within the tolerance); version 6: its Newton
-        # systems of at least 320 unknowns (yeast's Fig. 2 features) updated from the last factor (the same optimum;
-        # the C path of fold 0: the same MAP at every C); version 7: the ALM on dense X of up to 4,096 columns,
-        # not 1,000 (Reuters-21578's Fig. 2 features in the exact protocol: LIBLINEAR stopped at its pass cap, at
-        # 3.6 to 11 times the CPU time; the profiles' numbers unchanged, no other fit has 1,001 to 4,096 columns)
         MethodSpec("Binary-SVM", "baseline", "BinarySVM", (("C", "C"),), version=7, warm_axis="C"),
-        # version 2: on at most 2,048 unknowns (emotions, scene, yeast; not yeast's Fig. 2 features nor
-        # Reuters-21578) the augmented Lagrangian solver, certified at every C (dual coordinate descent stopped at
-        # its epoch cap from C of about 0.1 on, its objective 1,400 times the optimum's at C = 1e6 on emotions);
-        # the full grid search fits the C axis as one warm-started path (RankSVM.fit_path); version 3: the ALM's
-        # Newton steps of exact length (pairwise_newton._exact_step; the same optimum, fewer steps); version 4:
-        # along the C path each solve also starts from the previous dual point, its bound pairs at the new bound;
-        # version 5: dual coordinate descent's dense dot products by BLAS (other rounding: coefficients within
-        # 2e-13 along yeast's Fig. 2 C path, fold 0); version 6: the ALM's Newton systems of at least 320 unknowns
-        # updated from the last factor (the same optimum, another point within the tolerance; the C paths of fold
-        # 0: the same MAP at every C); version 7: dual coordinate descent (yeast's Fig. 2 features, Reuters-21578)
-        # visits each instance's pairs together, its label scores kept along the visit (another random order: the
-        # same optimum where it converges, other iterates where it stops at its epoch cap); version 8: dual
-        # coordinate descent along the full search's C path too starts each C from the previous dual point, scaled
-        # to it (fold 0: Reuters-21578's C axis on the 2,000-document subsample x3.1, every fit converged instead
-        # of 3 capped: the exact protocol's full grid fits it so; yeast's Fig. 2 features x1.25 to x1.34 in two
-        # runs; the same choice of C, other iterates where a fit stops at its cap); version 9: from that point or
-        # the previous dual point moved into the new box, whichever has the larger dual objective
-        # (rankers.pairwise_svm.dual_path_starts; the moved one is the next solution once no pair is at its bound):
-        # fold 0, Reuters-21578's C axis on the 2,000-document subsample x2.08, every fit converged either way, on
-        # all 6,216 training documents 4 fits at the epoch cap instead of 6; yeast's Fig. 2 x1.04; the same choice)
         MethodSpec("RankSVM", "baseline", "RankSVM", (("C", "C"),), version=9, warm_axis="C"),
         # distances on the features as given (after section 3.4's rescaling of emotions), not MULAN's default
-        # min-max normalised ones: chapter "Learning to rank categories", section "Checked against MULAN";
-        # IBLR version 3: its logistic regressions run to convergence (ridge_logistic_newton); version 4: on
-        # sparse neighbour label frequencies (at most a quarter nonzero: Reuters-21578) fitted on them, not on their
-        # dense standardisation (logistic.standardised_fit: the same iterates up to rounding; fold 0, the k axis
-        # x3.1, probabilities within 9e-7); emotions, scene and yeast unchanged, bit for bit
+        # min-max normalised ones: chapter "Learning to rank categories", section "Checked against MULAN"
         MethodSpec("IBLR", "baseline", "IBLRML", (("k", "k"),), version=4),
         MethodSpec("ML-kNN", "baseline", "MLkNN", (("k", "k"),)),
-        # version 3: the working set's QP solved exactly by an active-set method (sequential minimal optimisation
-        # stopped at its step cap at large C); the same certificate, another point within it; version 4: that QP
-        # compiled (its own Cholesky factor: other rounding, so other steps within the same certificate) and
-        # the features in C order; version 5: each cutting plane from one pass over the features (the scores,
-        # the most violated ranking and the weighted sum of one list at a time, summed in float64: other rounding);
-        # version 6: the QP's Cholesky factor updated as coordinates enter and leave the free set, its gradient
-        # from the free columns (other rounding: weights within 1e-10 of version 5's on fold 0 at k = 50)
         MethodSpec("MLC-SVM-MAP", "ranker", "svmmap", (("k", "k"), ("C", "C")), version=6, warm_axis="C"),
-        # version 4: RankSVMIR's augmented Lagrangian solver, optimal at every C (dual coordinate descent stopped
-        # at its epoch cap from C of about 1 on); 5: its penalty capped and an eigenvalue fallback for the Newton
-        # system (fits with collinear features at large C raised LinAlgError); 6: its Newton steps on a working set
-        # of the pairs near their margins (the same optimum, certified; another point within the tolerance); 7:
-        # the margins left out screened by lower bounds; the full grid search fits the C axis as one warm-started
-        # path (RankSVMIR.fit_path); 8: the penalty grows only after an inner solve that was not cut short, small
-        # Newton systems by the Woodbury identity, a failed warm start solved again cold; 9: Newton steps of exact
-        # length (pairwise_newton._exact_step; the same optimum, fewer steps); 10: along the C path each solve
-        # also starts from the previous dual point, its bound pairs at the new bound (the same optimum); 11: the
-        # standardised rows in float32 (the meta-level features' type), the products with them compiled and summed
-        # in float64 (_pair_maps._row_dots, _weighted_rows): half the bytes per pass over the rows
         MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=11, warm_axis="C"),
-        # version 2: the lambdas of a batch computed by one compiled kernel (the same formulas; sums in another
-        # order, so the last bits differ and a long run at a large learning rate drifts apart)
         MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr")), version=2,
                    batch_axis="learning_rate"),
         MethodSpec("MLC-LightGBM", "ranker", "lightgbm", (("k", "k"), ("learning_rate", "lgbm_lr")),
@@ -565,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--datasets", nargs="*", default=None, help="a subset of the profile's data sets")
     parser.add_argument("--exact", action="store_true",
                         help="the paper's protocol without the profile's concessions to time (exact()): full grids, "
-                             "no cross-validation subsample, Fig. 2 on every data set; hours on two cores")
+                             "no cross-validation subsample, Fig. 2 on every data set: many CPU hours")
     args = parser.parse_args(argv)
     try:
         return _main(args)

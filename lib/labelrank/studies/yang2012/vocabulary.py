@@ -89,7 +89,7 @@ def vocabulary_variants(paper_terms: int | None = None) -> pd.DataFrame:
     only or of training and test documents is counted.
 
     Counted over the 7,770 training (and 3,019 test) documents of :func:`labelrank.datasets.modapte_split`;
-    cached with the parsed data sets (about 20 CPU seconds to compute).
+    cached with the parsed data sets (computing it takes a while: every document is analysed once per variant).
 
     Parameters
     ----------
