@@ -47,6 +47,7 @@ test: $(STAMP)
 BENCHMARKS := \
 	bench_bdm_matrix.py \
 	bench_score_scale.py \
+	bench_score.py \
 	bench_meta_features.py \
 	"bench_protocol.py --datasets emotions scene yeast" \
 	"bench_protocol.py --datasets reuters21578" \

@@ -62,7 +62,8 @@ def write_case(folder: Path, n_labels: int, n_lines: int, seed: int = 0) -> tupl
 
 def child(mode: str, tree_path: str, truth_path: str, run_path: str) -> None:
     """Score the files with one path; print the means as JSON."""
-    from labelrank.cli import read_run, read_truth, score_run
+    from labelrank.cli import score_run
+    from labelrank.runfiles import read_run, read_truth
     from labelrank.cost import bdm_matrix
     from labelrank.hierarchy import LabelTree
     from labelrank.metrics.cost_precision import CostScorer

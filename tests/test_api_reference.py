@@ -18,7 +18,8 @@ PAGES = {
     "labelrank.metrics.significance": "metrics", "labelrank.features": "features", "labelrank.rankers": "rankers",
     "labelrank.rankers.pairwise_svm": "rankers", "labelrank.meta_ranker": "meta_ranker",
     "labelrank.baselines": "baselines", "labelrank.logistic": "baselines", "labelrank.threshold": "threshold", "labelrank.datasets": "datasets",
-    "labelrank.cli": "cli",
+    "labelrank.cli": "cli", "labelrank.runfiles": "cli", "labelrank.evaluation": "cli",
+    "labelrank.comparison": "cli",
 }
 
 

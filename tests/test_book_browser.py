@@ -163,7 +163,9 @@ def built_book() -> Build:
     env["LABELRANK_PROFILE"] = "quick"
     jb = Path(sys.executable).with_name("jupyter-book")
     execute = [sys.executable, str(ROOT / "scripts" / "execute_chapters.py"), str(OUT / "_build" / ".jupyter_cache")]
-    build = [str(jb), "build", "-W", "-n", "--keep-going", "--path-output", str(OUT), str(ROOT)]
+    # --all: every page is read again (from jupyter-cache), so that a second run checks the whole book as the first
+    # did; an incremental build would read no unchanged page and log none of them
+    build = [str(jb), "build", "-W", "-n", "--keep-going", "--all", "--path-output", str(OUT), str(ROOT)]
     executed = subprocess.run(execute, cwd=ROOT, env=env, capture_output=True, text=True)
     proc = subprocess.run(build, cwd=ROOT, env=env, capture_output=True, text=True)
     OUT.mkdir(parents=True, exist_ok=True)

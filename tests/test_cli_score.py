@@ -151,7 +151,7 @@ def test_bad_input_as_a_subprocess(files, which, content, message):
 @pytest.mark.parametrize(
     "content, message",
     [
-        ("p1 AA01 1\n", "run.txt:1: expected 4 columns 'doc label rank score', got 3"),
+        ("p1 AA01 1\n", "run.txt:1: expected 4 columns 'doc label rank score' or 6 columns 'doc Q0 label rank score tag', got 3"),
         ("p1 AA01 0 0.5\n", "run.txt:1: rank '0' is not a positive integer"),
         ("p1 AA01 1.5 0.5\n", "run.txt:1: rank '1.5' is not a positive integer"),
         ("p1 AA01 1 nan\n", "run.txt:1: score 'nan' is not a finite number"),

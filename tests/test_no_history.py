@@ -31,8 +31,14 @@ def scanned_files():
     yield ROOT / "Makefile"
 
 
+#: a figure that names the benchmark record it comes from, and is checked against it (tests/test_readme.py)
+FROM_A_RECORD = "(the newest record of `benchmarks/"
+
+
 def findings(path: Path):
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if FROM_A_RECORD in line:
+            continue
         for name, pattern in COMPILED.items():
             match = pattern.search(line)
             if match:

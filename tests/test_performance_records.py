@@ -50,6 +50,20 @@ def test_a_file_that_is_not_a_record_is_named(tmp_path):
 
 
 def test_committed_records_are_readable():
+    """Each committed record comes from a script of benchmarks/, at a commit git knows, named by its own date."""
+    import re
+    import subprocess
+
+    root = performance.records_dir().parents[1]
     for record in performance.load_records():
-        assert record["benchmark"] + "-" in record["file"]
+        assert (root / "benchmarks" / f"{record['benchmark']}.py").is_file(), record["file"]
+        stamp = re.sub(r"[-:]", "", record["date"][:19]) + "Z"
+        assert record["file"] == f"{record['benchmark']}-{stamp}.json", record["file"]
         assert record["tables"] and record["machine"]["cores"] >= 1
+        commit = record["code"]["commit"]
+        if commit and (root / ".git").exists():
+            known = subprocess.run(["git", "-C", str(root), "cat-file", "-e", f"{commit}^{{commit}}"],
+                                   capture_output=True)
+            shallow = subprocess.run(["git", "-C", str(root), "rev-parse", "--is-shallow-repository"],
+                                     capture_output=True, text=True).stdout.strip() == "true"
+            assert known.returncode == 0 or shallow, f"{record['file']}: unknown commit {commit}"

@@ -58,3 +58,19 @@ def test_the_readme_is_a_front_door():
     for heading in ("## The two commands", "## Installing the library alone", "## Data", "## Scoring runs",
                     "## Profiles", "## The exact protocol on a cluster", "## Layout", "## Citing"):
         assert heading in text, heading
+
+
+BUILD_TIMES = re.compile(r"On a machine of (\d+) cores \(the newest record of `benchmarks/bench_build.py`\), "
+                         r"`make test` takes about (\d+) minutes cold and (\d+) minutes warm")
+
+
+def test_the_readme_build_times_are_the_newest_record():
+    """The README's figure per state of ``make test`` is the newest ``benchmarks/bench_build.py`` record's."""
+    from labelrank.studies import performance
+
+    match = BUILD_TIMES.search(" ".join(README.read_text(encoding="utf-8").split()))
+    assert match, "the README states the cold and warm times of make test"
+    record = performance.latest("bench_build")
+    build = performance.table(record, "commands").set_index(["command", "state"])["wall_seconds"]
+    expected = (record["machine"]["cores"], round(build["make test", "cold"] / 60), round(build["make test", "warm"] / 60))
+    assert tuple(int(g) for g in match.groups()) == expected

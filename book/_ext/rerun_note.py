@@ -64,14 +64,15 @@ def notebook_of(source: Path):
 
 
 def write_notebooks(srcdir: Path, outdir: Path, docnames) -> list[Path]:
-    """Convert every chapter notebook among ``docnames`` into ``outdir/_notebooks/<name>.ipynb``."""
+    """Convert every chapter notebook among ``docnames`` (``book/<name>``, not the API pages below it) into
+    ``outdir/_notebooks/<name>.ipynb``."""
     import nbformat
 
     written = []
     target = outdir / "_notebooks"
     for docname in sorted(docnames):
         source = srcdir / f"{docname}.md"
-        if not docname.startswith("book/") or not source.is_file():
+        if not docname.startswith("book/") or "/" in docname[len("book/"):] or not source.is_file():
             continue
         if not is_chapter_notebook(source.read_text(encoding="utf-8")):
             continue

@@ -1,39 +1,29 @@
 """Command-line interface: ``labelrank data fetch``, ``labelrank score`` and friends.
 
 Each subcommand lives in a function ``_cmd_<name>`` registered in :func:`build_parser`; errors in the user's input
-are reported as one line on stderr with exit code 2. The file formats of ``labelrank score`` are read by
-:func:`read_truth` and :func:`read_run` (and written by :func:`write_truth` and :func:`write_run`).
+are reported as one line on stderr with exit code 2. The files of ``labelrank score`` are read and written by
+:mod:`labelrank.runfiles`.
 """
 
 from __future__ import annotations
 
 import argparse
-import codecs
-import io
-import math
 import os
-import re
 import sys
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from labelrank._validation import shorten
+from labelrank.evaluation import HIERARCHICAL_MEASURES, flat_tree, measure_name, score_run
+from labelrank.runfiles import (  # noqa: F401 - the readers and writers stay importable from here
+    ORDERS, Run, RunFileError, parse_decimal, parse_int, read_run, read_runs, read_truth, write_run, write_truth)
 
-__all__ = ["main", "build_parser", "UsageError", "Run", "read_truth", "read_run", "write_truth", "write_run",
-           "score_run", "parse_int", "parse_decimal", "SCORE_FORMATS", "ORDERS"]
+# the readers and writers of labelrank.runfiles stay importable from here, but are documented there
+__all__ = ["main", "build_parser", "UsageError", "score_run", "flat_tree", "format_scores", "measure_name",
+           "SCORE_FORMATS", "FORMATS"]
 
 
-class UsageError(Exception):
-    """Bad input from the command line or an input file: printed as one line, exit code 2.
-
-    Examples
-    --------
-    >>> read_truth("no-such-file.txt", ["a"])
-    Traceback (most recent call last):
-        ...
-    labelrank.cli.UsageError: no-such-file.txt: truth file not found
-    """
+#: Bad input from the command line or an input file: printed as one line, exit code 2. The files' own errors
+#: (:class:`labelrank.runfiles.RunFileError`) are the same class.
+UsageError = RunFileError
 
 
 def _cmd_data_fetch(args: argparse.Namespace) -> int:
@@ -55,13 +45,20 @@ def _cmd_data_fetch(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------------------------ labelrank score
 SCORE_FORMATS = """\
 file formats (UTF-8, a byte-order mark at the start is allowed; whitespace-separated columns;
-blank lines and lines starting with # are ignored):
+blank lines and lines starting with # are ignored; a .gz suffix is read through gzip, - is
+standard input; each file's form is told by its first data line, and all its lines keep it):
   TREE   the project's tree format: a YAML map "label: parent" with null for the root,
-         e.g. data/fterm/2C088_figure1.yaml (YAML anchors and aliases are rejected)
+         e.g. data/fterm/2C088_figure1.yaml (YAML anchors and aliases are rejected).
+         Optional: without it only the binary measures are computed.
   TRUTH  one line per true label of a document:      doc label
          e.g.  JP2001-000123  AA01
-  RUN    one line per ranked label (TREC-like):      doc label rank score
+         or TREC qrels (a document is a query, a label a docno; relevant when rel >= 1):
+                                                     doc 0 label rel
+         e.g.  JP2001-000123  0  AA01  1
+  RUN    one line per ranked label:                  doc label rank score
          e.g.  JP2001-000123  AA02  1  0.93
+         or a TREC run, one run per tag:             doc Q0 label rank score tag
+         e.g.  JP2001-000123  Q0  AA02  1  0.93  mysystem
          rank: an integer written in ASCII digits; score: a finite decimal number
          (123, -4.5, 1e-3; no "1_0", no non-ASCII digits). Labels with score >= --threshold
          (or the --top best) form the assigned set behind the F-measure.
@@ -85,425 +82,216 @@ pairs a run holds, so the cost grows with the run, not with the size of the tree
 
 exit status: 0 on success, 2 on bad input (one message naming the file and line)."""
 
-ORDERS: tuple[str, ...] = ("rank", "score")
-#: The hierarchical F-measures ``labelrank score --measures`` adds (``labelrank.metrics.hierarchical``).
-HIERARCHICAL_MEASURES: tuple[str, ...] = ("hF", "LCA-F")
-
-# ASCII only: Python's int() and float() also accept "1_0" (= 10) and non-ASCII digits such as "\u0661" (= 1).
-_INTEGER = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z", re.ASCII)
 
 
-def parse_int(text: str) -> int | None:
-    """``text`` as an integer if it is one written in ASCII digits (an optional sign), else None.
 
-    Parameters
-    ----------
-    text : str
+def _read_tree(path: str):
+    from labelrank.hierarchy import LabelTree
 
-    Examples
-    --------
-    >>> parse_int("42"), parse_int("-7"), parse_int("4_2"), parse_int("\u0664\u0662")  # Arabic-Indic digits: refused
-    (42, -7, None, None)
-    """
-    return int(text) if _INTEGER.match(text) else None
-
-
-def parse_decimal(text: str) -> float | None:
-    """``text`` as a finite float if it is a plain ASCII decimal number (123, -4.5, .5, 1e-3), else None.
-
-    Parameters
-    ----------
-    text : str
-
-    Examples
-    --------
-    >>> parse_decimal("0.5"), parse_decimal("1e-3"), parse_decimal("inf"), parse_decimal("0_5")
-    (0.5, 0.001, None, None)
-    """
-    if not _DECIMAL.match(text):
-        return None
-    value = float(text)
-    return value if math.isfinite(value) else None
-
-
-@dataclass
-class Run:
-    """A run file read by :func:`read_run`: per document, its labels in the order scored and their scores.
-
-    Attributes
-    ----------
-    ranking, scores : dict
-        ``{doc: [labels]}`` and ``{doc: [scores]}``, best first under the run's ``order``.
-    disagree : int
-        Documents in which a label ranked above another (by the rank column) has a lower score.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from labelrank.hierarchy import LabelTree
-    >>> from labelrank.metrics import CostScorer
-    >>> tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
-    >>> folder = tempfile.mkdtemp()
-    >>> write_truth(os.path.join(folder, "truth.txt"), {"d1": ["a1"], "d2": ["b"]})
-    >>> write_run(os.path.join(folder, "run.txt"), {"d1": ["a2", "a1"], "d2": ["b"]}, {"d1": [0.9, 0.6], "d2": [0.8]})
-    >>> truth = read_truth(os.path.join(folder, "truth.txt"), tree.labels)
-    >>> run = read_run(os.path.join(folder, "run.txt"), tree.labels, truth)
-    >>> run
-    Run(ranking={'d1': ['a2', 'a1'], 'd2': ['b']}, scores={'d1': [0.9, 0.6], 'd2': [0.8]}, disagree=0)
-    """
-
-    ranking: dict[str, list[str]]
-    scores: dict[str, list[float]]
-    disagree: int = 0
-
-
-def _quote(fields: Sequence[str]) -> str:
-    return repr(shorten(" ".join(fields)))
-
-
-def _data_lines(path: str | os.PathLike, what: str):
-    """Yield (line number, fields) of the non-blank, non-comment lines; UsageError if unreadable or empty.
-
-    The file is UTF-8; a byte-order mark at its start (Windows editors write one) is dropped. A UTF-16 file, or a
-    byte-order mark anywhere else, is an error that says so.
-    """
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        return LabelTree.from_file(path)
     except FileNotFoundError:
-        raise UsageError(f"{path}: {what} file not found") from None
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read the {what} file: {exc}") from exc
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise UsageError(f"{path}: the {what} file is UTF-16 (it starts with a UTF-16 byte-order mark); "
-                         "save it as UTF-8")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise UsageError(f"{path}:{line}: the {what} file is not UTF-8 ({exc.reason} at byte {exc.start})") from None
-    found = False
-    for lineno, line in enumerate(io.StringIO(text, newline=None), start=1):  # lazily; \r, \r\n and \n end lines
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        if "\ufeff" in stripped:
-            raise UsageError(f"{path}:{lineno}: a byte-order mark (U+FEFF) inside the {what} file, "
-                             "not at its start (files joined together?)")
-        found = True
-        yield lineno, stripped.split()
-    if not found:
-        raise UsageError(f"{path}: the {what} file is empty (no data lines)")
-
-
-def read_truth(path: str | os.PathLike, labels: Collection[str]) -> dict[str, list[str]]:
-    """Read a TRUTH file (lines ``doc label``) into ``{doc: [labels in file order]}``.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The truth file.
-    labels : collection of str
-        The labels of the tree; any other label is an error.
-
-    Returns
-    -------
-    dict of str to list of str
-
-    Raises
-    ------
-    UsageError
-        For a missing, empty or non-UTF-8 file, a line without exactly two fields, a label not in ``labels``, or a
-        (doc, label) pair listed twice; the message names the file and the line.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from labelrank.hierarchy import LabelTree
-    >>> from labelrank.metrics import CostScorer
-    >>> tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
-    >>> folder = tempfile.mkdtemp()
-    >>> write_truth(os.path.join(folder, "truth.txt"), {"d1": ["a1"], "d2": ["b"]})
-    >>> write_run(os.path.join(folder, "run.txt"), {"d1": ["a2", "a1"], "d2": ["b"]}, {"d1": [0.9, 0.6], "d2": [0.8]})
-    >>> truth = read_truth(os.path.join(folder, "truth.txt"), tree.labels)
-    >>> run = read_run(os.path.join(folder, "run.txt"), tree.labels, truth)
-    >>> truth
-    {'d1': ['a1'], 'd2': ['b']}
-    """
-    truth: dict[str, list[str]] = {}
-    first: dict[tuple[str, str], int] = {}
-    for lineno, fields in _data_lines(path, "truth"):
-        where = f"{path}:{lineno}"
-        if len(fields) != 2:
-            raise UsageError(f"{where}: expected 2 columns 'doc label', got {len(fields)}: {_quote(fields)}")
-        doc, label = fields
-        if label not in labels:
-            raise UsageError(f"{where}: unknown label {shorten(label)!r} (not in the tree)")
-        if (doc, label) in first:
-            raise UsageError(f"{where}: duplicate line for document {shorten(doc)!r}, label {shorten(label)!r} "
-                             f"(first on line {first[doc, label]})")
-        first[doc, label] = lineno
-        truth.setdefault(doc, []).append(label)
-    return truth
-
-
-def read_run(path: str | os.PathLike, labels: Collection[str], docs: Collection[str], order: str = "rank") -> Run:
-    """Read a RUN file (lines ``doc label rank score``), each document's labels in the order ``order`` gives.
-
-    Parameters
-    ----------
-    path : path of the run file
-    labels : the labels of the tree
-    docs : the documents of the truth file
-    order : {"rank", "score"}
-        ``"rank"``: by the rank column (each rank a positive integer, once per document). ``"score"``: as trec_eval
-        orders a query's documents, by score descending, ties by label descending; the rank column is ignored
-        (any integer).
-
-    Raises
-    ------
-    UsageError
-        For a missing, empty or non-UTF-8 file, a line without exactly four fields, a label not in ``labels``, a
-        document not in ``docs``, a rank that is not an integer (a positive one under ``order="rank"``), a score
-        that is not a finite decimal number, or a (doc, label) listed twice (or, under ``order="rank"``, a (doc,
-        rank)); the message names the file and the line.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from labelrank.hierarchy import LabelTree
-    >>> from labelrank.metrics import CostScorer
-    >>> tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
-    >>> folder = tempfile.mkdtemp()
-    >>> write_truth(os.path.join(folder, "truth.txt"), {"d1": ["a1"], "d2": ["b"]})
-    >>> write_run(os.path.join(folder, "run.txt"), {"d1": ["a2", "a1"], "d2": ["b"]}, {"d1": [0.9, 0.6], "d2": [0.8]})
-    >>> truth = read_truth(os.path.join(folder, "truth.txt"), tree.labels)
-    >>> run = read_run(os.path.join(folder, "run.txt"), tree.labels, truth)
-    >>> run.ranking["d1"], run.scores["d1"]
-    (['a2', 'a1'], [0.9, 0.6])
-    """
-    if order not in ORDERS:
-        raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
-    by_rank = order == "rank"
-    # one string object per label and per document, however many lines name it (a run may have millions)
-    label_of = {lab: lab for lab in labels}
-    doc_of = {doc: doc for doc in docs}
-    rows: dict[str, list[tuple[int, str, float, int]]] = {}
-    for lineno, fields in _data_lines(path, "run"):
-        if len(fields) != 4:
-            raise UsageError(f"{path}:{lineno}: expected 4 columns 'doc label rank score', got {len(fields)}: "
-                             f"{_quote(fields)}")
-        doc_text, label_text, rank_text, score_text = fields
-        label = label_of.get(label_text)
-        if label is None:
-            raise UsageError(f"{path}:{lineno}: unknown label {shorten(label_text)!r} (not in the tree)")
-        doc = doc_of.get(doc_text)
-        if doc is None:
-            raise UsageError(f"{path}:{lineno}: document {shorten(doc_text)!r} is not in the truth file")
-        rank = parse_int(rank_text)
-        if rank is None or (by_rank and rank < 1):
-            kind = "a positive integer" if by_rank else "an integer"
-            raise UsageError(f"{path}:{lineno}: rank {shorten(rank_text)!r} is not {kind} (ASCII digits)")
-        score = parse_decimal(score_text)
-        if score is None:
-            raise UsageError(f"{path}:{lineno}: score {shorten(score_text)!r} is not a finite number (ASCII decimal)")
-        rows.setdefault(doc, []).append((rank, label, score, lineno))
-    _check_duplicates(path, rows, by_rank)
-    ranking, scores, disagree = {}, {}, 0
-    for doc, items in rows.items():
-        items.sort(key=lambda item: (item[0], -item[2]))  # by rank; equal ranks (order="score" only): by score
-        by_rank_scores = [item[2] for item in items]
-        disagree += any(b > a for a, b in zip(by_rank_scores, by_rank_scores[1:]))
-        if not by_rank:  # trec_eval: score descending, then label descending
-            items.sort(key=lambda item: (item[2], item[1].encode("utf-8")), reverse=True)
-        ranking[doc] = [item[1] for item in items]
-        scores[doc] = by_rank_scores if by_rank else [item[2] for item in items]
-    return Run(ranking=ranking, scores=scores, disagree=disagree)
-
-
-def _check_duplicates(path, rows: Mapping[str, list[tuple[int, str, float, int]]], by_rank: bool) -> None:
-    """UsageError for the first line (in file order) that repeats a document's label, or its rank under ``by_rank``."""
-    worst: tuple[int, str] | None = None
-    for doc, items in rows.items():
-        for column, what in ((1, "line for document {doc}, label {value}"), (0, "rank {value} for document {doc}")):
-            if column == 0 and not by_rank:
-                continue
-            values = [item[column] for item in items]
-            if len(set(values)) == len(values):
-                continue
-            first: dict[Any, int] = {}
-            for item in items:  # items are in file order here
-                value, lineno = item[column], item[3]
-                if value in first:
-                    if worst is None or lineno < worst[0]:
-                        shown = shorten(value) if isinstance(value, str) else value
-                        text = what.format(doc=repr(shorten(doc)), value=repr(shown) if column else shown)
-                        worst = (lineno, f"{path}:{lineno}: duplicate {text} (first on line {first[value]})")
-                    break
-                first[value] = lineno
-    if worst is not None:
-        raise UsageError(worst[1])
-
-
-def write_truth(path: str | os.PathLike, truth: Mapping[str, Sequence[str]]) -> None:
-    """Write ``{doc: labels}`` as a TRUTH file (the format :func:`read_truth` reads).
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-    truth : mapping of str to sequence of str
-        ``{doc: labels}``.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "truth.txt")
-    >>> write_truth(path, {"d1": ["a1", "b"]})
-    >>> print(open(path).read(), end="")
-    d1 a1
-    d1 b
-    """
-    with open(path, "w", encoding="utf-8") as fh:
-        for doc, labels in truth.items():
-            for label in labels:
-                fh.write(f"{doc} {label}\n")
-
-
-def write_run(path: str | os.PathLike, ranking: Mapping[str, Sequence[str]],
-              scores: Mapping[str, Sequence[float]]) -> None:
-    """Write ranked labels and their scores as a RUN file (``doc label rank score``, rank 1 = first).
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-    ranking : mapping of str to sequence of str
-        ``{doc: labels, best first}``.
-    scores : mapping of str to sequence of float
-        ``{doc: the labels' scores}``, in the same order.
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "run.txt")
-    >>> write_run(path, {"d1": ["a2", "a1"]}, {"d1": [0.9, 0.6]})
-    >>> print(open(path).read(), end="")
-    d1 a2 1 0.9
-    d1 a1 2 0.6
-    """
-    with open(path, "w", encoding="utf-8") as fh:
-        for doc, labels in ranking.items():
-            for rank, (label, score) in enumerate(zip(labels, scores[doc], strict=True), start=1):
-                fh.write(f"{doc} {label} {rank} {score:.6g}\n")
-
-
-_SHORT = {"A-Precision": "AP", "R-Precision": "RP", "F-measure": "F"}
-_VARIANT_NAMES = {"binary": "binary", "high": "BDM-High", "low": "BDM-Low"}
+        raise UsageError(f"{path}: tree file not found") from None
+    except Exception as exc:  # the YAML parser and LabelTree report malformed trees with several exception types
+        raise UsageError(f"{path}: not a valid tree file: {shorten(str(exc), 300)}") from exc
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from labelrank.hierarchy import LabelTree
     from labelrank.metrics.cost_precision import CostScorer
 
     args.cutoff = _number_option(args.cutoff, "--cutoff")
     args.threshold = _number_option(args.threshold, "--threshold")
     if args.top is not None:
         args.top = _number_option(args.top, "--top")
-    try:
-        tree = LabelTree.from_file(args.tree)
-    except FileNotFoundError:
-        raise UsageError(f"{args.tree}: tree file not found") from None
-    except Exception as exc:  # the YAML parser and LabelTree report malformed trees with several exception types
-        raise UsageError(f"{args.tree}: not a valid tree file: {shorten(str(exc), 300)}") from exc
-    labels = set(tree.labels)
+    if args.measures and args.tree is None:
+        raise UsageError(f"--measures {' '.join(args.measures)} needs the label tree (--tree TREE)")
+    if [args.truth, *args.run].count("-") > 1:
+        raise UsageError("only one of --truth and --run can read standard input ('-')")
+    tree = _read_tree(args.tree) if args.tree is not None else None
+    labels = set(tree.labels) if tree is not None else None
     truth = read_truth(args.truth, labels)
     docs = list(truth)
-    scorer = CostScorer.from_tree(tree)
-    for i, path in enumerate(args.run):
-        run = read_run(path, labels, truth, order=args.order)
+    runs = []
+    for path in args.run:
+        for name, run in read_runs(path, labels, truth, order=args.order).items():
+            runs.append((path, name, run))
+    if tree is None:
+        seen = {lab for labs in truth.values() for lab in labs}
+        seen |= {lab for _, _, run in runs for labs in run.ranking.values() for lab in labs}
+        scorer = CostScorer.from_tree(flat_tree(seen))
+    else:
+        scorer = CostScorer.from_tree(tree)
+    results = []
+    for i, (path, name, run) in enumerate(runs):
         if run.disagree:
             rule = ("ordered by the rank column (--order rank)" if args.order == "rank"
                     else "ordered by score as trec_eval does (--order score)")
-            print(f"labelrank: warning: {path}: ranks and scores disagree in {run.disagree} of {len(run.ranking)} "
+            print(f"labelrank: warning: {name}: ranks and scores disagree in {run.disagree} of {len(run.ranking)} "
                   f"documents (a label ranked above another has a lower score); {rule}", file=sys.stderr)
+        per_doc = args.per_doc or args.format != "table"
         table = score_run(scorer, truth, run, cutoff=args.cutoff, threshold=args.threshold, top=args.top,
-                          per_document=args.per_doc, measures=args.measures, tree=tree)
+                          per_document=per_doc, measures=args.measures, tree=tree)
+        if tree is None:
+            table = table.loc[:, [c for c in table.columns if (c[-1] if isinstance(c, tuple) else c) == "binary"]]
+        if args.format != "table":
+            results.append((path, name, table))
+            continue
         missing = sum(1 for d in docs if d not in run.ranking)
         if i:
             print()
-        print(f"run: {path}  ({len(docs)} documents" + (f", {missing} not in the run: scored 0)" if missing else ")"))
+        shown = name if name == str(path) else f"{name} (in {path})"
+        print(f"run: {shown}  ({len(docs)} documents" + (f", {missing} not in the run: scored 0)" if missing else ")")
+              + ("; no --tree: binary measures only" if tree is None else ""))
         print(_format_table(table, args.per_doc))
+    if args.format != "table":
+        sys.stdout.write(format_scores(results, args.format))
     return 0
 
 
-def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: int = 200, threshold: float = 0.5,
-              top: int | None = None, per_document: bool = False, measures: Sequence[str] = (), tree=None):
-    """The table ``labelrank score`` prints for one run: the means, or one row per document of ``truth``.
+COMPARE_FORMATS: tuple[str, ...] = ("table", "csv", "json")
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from labelrank.comparison import compare
+    from labelrank.metrics.significance import mark
+
+    n_permutations = _number_option(args.permutations, "--permutations")
+    n_boot = _number_option(args.bootstrap, "--bootstrap")
+    seed = parse_int(args.seed)
+    if seed is None or seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer, got {shorten(args.seed)!r}")
+    if [args.truth, *args.run].count("-") > 1:
+        raise UsageError("only one of --truth and --run can read standard input ('-')")
+    families = ["binary", "BDM-High", "BDM-Low", *args.measures] if args.tree else ["binary"]
+    if args.measures and args.tree is None:
+        raise UsageError(f"--measures {' '.join(args.measures)} needs the label tree (--tree TREE)")
+    tree = _read_tree(args.tree) if args.tree is not None else None
+    labels = set(tree.labels) if tree is not None else None
+    truth = read_truth(args.truth, labels)
+    runs = {}
+    for path in args.run:
+        for name, run in read_runs(path, labels, truth, order=args.order).items():
+            if name in runs:
+                raise UsageError(f"{path}: a second run named {shorten(name)!r} (run names must differ)")
+            runs[name] = run
+    if len(runs) < 2:
+        raise UsageError(f"labelrank compare needs at least two runs, got {len(runs)}")
+    if args.baseline is not None and args.baseline not in runs:
+        raise UsageError(f"--baseline {shorten(args.baseline)!r} is not one of the runs: {', '.join(runs)}")
+    try:
+        result = compare(truth, runs, tree, families, baseline=args.baseline, correction=args.correction,
+                         n_permutations=n_permutations, n_boot=n_boot, seed=seed, order=args.order,
+                         cutoff=_number_option(args.cutoff, "--cutoff"),
+                         threshold=_number_option(args.threshold, "--threshold"))
+    except ValueError as exc:  # the hierarchical measures refuse the tree's root among the labels
+        raise UsageError(str(exc)) from exc
+    if args.format == "json":
+        import json
+
+        tests = result.tests.reset_index().to_dict(orient="records")
+        taus = result.taus.reset_index().to_dict(orient="records")
+        ranks = {m: table.reset_index(names="run").to_dict(orient="records") for m, table in result.ranks.items()}
+        print(json.dumps({"n_documents": len(truth), "correction": args.correction, "means": result.means.to_dict(
+            orient="index"), "tests": tests, "kendall_tau": taus, "ranks": ranks}, indent=1))
+        return 0
+    if args.format == "csv":
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(["table", "measure", "run", "field", "value"])
+        for run, row in result.means.iterrows():
+            writer.writerows(["means", m, run, "mean", repr(float(v))] for m, v in row.items())
+        for (m, run), row in result.tests.iterrows():
+            writer.writerows(["tests", m, run, f, v if isinstance(v, str) else repr(float(v))] for f, v in row.items())
+        for (m, a, b), row in result.taus.iterrows():
+            writer.writerows(["kendall_tau", m, f"{a} vs {b}", f, repr(float(v))] for f, v in row.items())
+        return 0
+    import pandas as pd
+
+    print(f"{len(runs)} runs, {len(truth)} documents" + ("" if tree is not None else
+                                                         "; no --tree: binary measures only"))
+    print("\nmeans (higher is better)")
+    print(result.means.to_string(float_format=lambda x: f"{x:.4f}"))
+    shown = result.tests.copy()
+    for test in ("wilcoxon", "sign", "randomization"):
+        shown[test] = [f"{p:.4f}{mark(p)}" for p in shown[f"p_{test}_adjusted"]]
+    print(f"\npaired tests against the baseline, two-sided p-values ({args.correction}-adjusted over the "
+          f"{len(shown)} comparisons; * p <= 0.05, ** p <= 0.01)")
+    print(shown[["baseline", "difference", "wilcoxon", "sign", "randomization"]].to_string(
+        float_format=lambda x: f"{x:+.4f}"))
+    if len(result.taus):
+        print(f"\nKendall's tau between the runs' rankings ({n_boot} bootstrap resamples of the documents, "
+              "95% interval)")
+        print(result.taus.to_string(float_format=lambda x: f"{x:.3f}"))
+    moved = {m: t[t["moves"]] for m, t in result.ranks.items() if t["moves"].any()}
+    print("\nruns that change places between families" + ("" if moved else ": none"))
+    for m, table in moved.items():
+        print(f"{m}:")
+        print(pd.DataFrame(table.drop(columns="moves")).to_string())
+    return 0
+
+
+#: ``--format`` choices of ``labelrank score``
+FORMATS: tuple[str, ...] = ("table", "csv", "json", "trec")
+
+
+def format_scores(results, fmt: str) -> str:
+    """Per-document tables of runs as ``labelrank score --format csv|json|trec`` prints them.
+
+    Every measure of every document, and the mean over the documents: ``csv`` as rows ``run,document,measure,value``
+    (the mean with an empty document, which no document name can be); ``json`` as one object per run with its
+    ``means`` and its ``documents``; ``trec`` as trec_eval's ``-q`` layout, ``measure<TAB>document<TAB>value`` with
+    the means under ``all`` and each run introduced by ``runid<TAB>all<TAB>name``. csv and json carry the values
+    in full (Python's shortest round-trip form), trec with four decimals as trec_eval does.
 
     Parameters
     ----------
-    scorer : labelrank.metrics.CostScorer
-    truth : ``{doc: true labels}`` (:func:`read_truth`)
-    run : Run (:func:`read_run`)
-    cutoff, threshold, top, per_document, measures
-        As the options ``--cutoff``, ``--threshold``, ``--top``, ``--per-doc`` and ``--measures``.
-    tree : LabelTree, optional
-        The tree, needed by ``measures`` (``labelrank.metrics.hierarchical.per_document_f``).
+    results : sequence of (path, name, pandas.DataFrame)
+        Each run's file, its name and its per-document table (:func:`score_run` with ``per_document=True``).
+    fmt : {"csv", "json", "trec"}
 
     Returns
     -------
-    pandas.DataFrame
-        As :meth:`labelrank.metrics.CostScorer.score`; a document of ``truth`` that the run does not mention scores 0.
+    str
 
     Examples
     --------
-    A document that ranks a sibling of its label first (BDM gives partial credit), and one ranked exactly; with
-    ``measures``, the hierarchical F-measures of the assigned set appear beside the F-measure's variants:
-
-    >>> import os, tempfile
-    >>> from labelrank.hierarchy import LabelTree
-    >>> from labelrank.metrics import CostScorer
-    >>> tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
-    >>> folder = tempfile.mkdtemp()
-    >>> write_truth(os.path.join(folder, "truth.txt"), {"d1": ["a1"], "d2": ["b"]})
-    >>> write_run(os.path.join(folder, "run.txt"), {"d1": ["a2", "a1"], "d2": ["b"]}, {"d1": [0.9, 0.6], "d2": [0.8]})
-    >>> truth = read_truth(os.path.join(folder, "truth.txt"), tree.labels)
-    >>> run = read_run(os.path.join(folder, "run.txt"), tree.labels, truth)
-    >>> score_run(CostScorer.from_tree(tree), truth, run).round(4)
-    variant      binary    high     low
-    measure
-    A-Precision  0.7500  0.8438  0.7500
-    R-Precision  0.5000  0.6875  0.6875
-    F-measure    0.8333  0.9074  0.8333
-    >>> score_run(CostScorer.from_tree(tree), truth, run, measures=["hF", "LCA-F"], tree=tree).round(4)
-    variant      binary    high     low   hF  LCA-F
-    measure
-    A-Precision  0.7500  0.8438  0.7500  NaN    NaN
-    R-Precision  0.5000  0.6875  0.6875  NaN    NaN
-    F-measure    0.8333  0.9074  0.8333  0.9    0.9
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({("A-Precision", "binary"): [1.0, 0.5]}, index=["d1", "d2"])
+    >>> print(format_scores([("run.txt", "run.txt", table)], "trec"), end="")
+    runid	all	run.txt
+    AP_binary	d1	1.0000
+    AP_binary	d2	0.5000
+    AP_binary	all	0.7500
     """
-    docs = list(truth)
-    ranking = [run.ranking.get(d, []) for d in docs]
-    if top is not None:
-        assigned = [r[:top] for r in ranking]
-    else:
-        assigned = [[lab for lab, s in zip(run.ranking.get(d, []), run.scores.get(d, [])) if s >= threshold]
-                    for d in docs]
-    table = scorer.score([truth[d] for d in docs], ranking, assigned, cutoff=cutoff, per_document=per_document,
-                         index=docs)
-    if measures:
-        from labelrank.metrics.hierarchical import per_document_f
+    import csv
+    import io
+    import json
 
-        if tree is None:
-            raise ValueError("score_run needs tree= to compute the hierarchical measures")
-        for measure in measures:
-            values = per_document_f(tree, [truth[d] for d in docs], assigned, measure)
-            if per_document:
-                table[("F-measure", measure)] = values
-            else:
-                table[measure] = float("nan")
-                table.loc["F-measure", measure] = float(values.mean())
-    return table
+    out = io.StringIO()
+    if fmt == "csv":
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["run", "document", "measure", "value"])
+    runs = []
+    for path, name, table in results:
+        columns = [(c, measure_name(*c)) for c in table.columns]
+        means = {label: float(table[c].mean()) for c, label in columns}
+        docs = {str(doc): {label: float(row[c]) for c, label in columns} for doc, row in table.iterrows()}
+        if fmt == "csv":
+            for doc, values in [*docs.items(), ("", means)]:
+                writer.writerows([name, doc, label, repr(value)] for label, value in values.items())
+        elif fmt == "trec":
+            out.write(f"runid\tall\t{name}\n")
+            for label in means:
+                out.writelines(f"{label}\t{doc}\t{values[label]:.4f}\n" for doc, values in docs.items())
+                out.write(f"{label}\tall\t{means[label]:.4f}\n")
+        elif fmt == "json":
+            runs.append({"run": name, "file": str(path), "n_documents": len(docs), "means": means, "documents": docs})
+        else:
+            raise ValueError(f"fmt must be one of {FORMATS[1:]}, got {fmt!r}")
+    if fmt == "json":
+        out.write(json.dumps({"runs": runs}, indent=1) + "\n")
+    return out.getvalue()
 
 
 def _format_table(table, per_doc: bool) -> str:
@@ -516,13 +304,13 @@ def _format_table(table, per_doc: bool) -> str:
 
     fmt = {"float_format": lambda x: f"{x:.4f}"}
     if not per_doc:
-        table = table.rename(columns=_VARIANT_NAMES)
+        table = table.rename(columns={v: measure_name("F-measure", v).split("_", 1)[1] for v in table.columns})
         table.columns.name = None
         table.index.name = None
         return table.to_string(na_rep="", **fmt)
     both = pd.concat([table, table.mean(axis=0).to_frame().T])  # one frame only to align the columns
     both.index = [*table.index, f"(mean of {len(table)})"]
-    both.columns = [f"{_SHORT[m]}.{_VARIANT_NAMES.get(v, v)}" for m, v in table.columns]
+    both.columns = [measure_name(m, v).replace("_", ".", 1) for m, v in table.columns]
     lines = both.to_string(**fmt).splitlines()
     return "\n".join([*lines[:-1], "=" * len(lines[0]), lines[-1]])
 
@@ -582,10 +370,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=SCORE_FORMATS,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    score.add_argument("--tree", required=True, metavar="TREE", help="label tree (YAML parent map)")
-    score.add_argument("--truth", required=True, metavar="TRUTH", help="true labels: lines 'doc label'")
+    score.add_argument("--tree", default=None, metavar="TREE",
+                       help="label tree (YAML parent map); without it the binary measures alone")
+    score.add_argument("--truth", required=True, metavar="TRUTH",
+                       help="true labels: lines 'doc label' or TREC qrels 'doc 0 label rel' ('-': standard input)")
     score.add_argument("--run", required=True, nargs="+", action="extend", metavar="RUN",
-                       help="one or more runs: lines 'doc label rank score' (repeat --run or list several)")
+                       help="one or more run files: lines 'doc label rank score' or TREC 'doc Q0 label rank score "
+                       "tag' (one run per tag); repeat --run or list several ('-': standard input)")
     score.add_argument("--order", choices=ORDERS, default="rank",
                        help="order of a document's labels: 'rank' by the rank column (default) or 'score' as "
                        "trec_eval (score descending, ties by label descending, rank column ignored)")
@@ -598,11 +389,44 @@ def build_parser() -> argparse.ArgumentParser:
     assign.add_argument("--top", default=None,
                         help="assigned set for the F-measure: the TOP best-ranked labels instead")
     score.add_argument("--per-doc", action="store_true", help="print every document's scores, then the mean")
+    score.add_argument("--format", choices=FORMATS, default="table",
+                       help="'table' (default, for reading), or for scripts every measure of every document and "
+                       "the means: 'csv' (run,document,measure,value; the mean's document empty), 'json', or "
+                       "'trec' (trec_eval -q: measure, document or 'all', value; tab-separated)")
     score.add_argument("--measures", nargs="+", choices=HIERARCHICAL_MEASURES, default=[], metavar="MEASURE",
                        help="also the hierarchical F-measures of the assigned set, beside binary, BDM-High and "
                        "BDM-Low: 'hF' (set-based, Kiritchenko et al.) and/or 'LCA-F' (pair-based, Kosmopoulos et "
                        "al.); the mean over documents of each document's value, the root never counted")
     score.set_defaults(func=_cmd_score)
+
+    comp = sub.add_parser(
+        "compare",
+        help="several runs on one truth: means, paired tests against a baseline, and whether the measures agree",
+        description="Compare runs document by document: each run's mean of every measure; Wilcoxon's signed-rank "
+        "test, the sign test and Fisher's randomization test of each run against a baseline (default: the best run "
+        "of each measure), corrected for the number of comparisons; Kendall's tau between the runs' rankings under "
+        "every pair of measure families (binary, BDM-High, BDM-Low, hF, LCA-F) with bootstrap intervals over the "
+        "documents; and the runs that change places between families (Li, Bontcheva & Cunningham 2007, Table 2).",
+        epilog=SCORE_FORMATS, formatter_class=argparse.RawDescriptionHelpFormatter)
+    comp.add_argument("--tree", default=None, metavar="TREE",
+                      help="label tree (YAML parent map); without it the binary measures alone")
+    comp.add_argument("--truth", required=True, metavar="TRUTH", help="true labels, either form ('-': stdin)")
+    comp.add_argument("--run", required=True, nargs="+", action="extend", metavar="RUN",
+                      help="two or more runs: run files, a TREC file holding one run per tag")
+    comp.add_argument("--order", choices=ORDERS, default="rank", help="as for labelrank score")
+    comp.add_argument("--cutoff", default="200", help="as for labelrank score")
+    comp.add_argument("--threshold", default="0.5", help="as for labelrank score")
+    comp.add_argument("--measures", nargs="+", choices=HIERARCHICAL_MEASURES, default=[], metavar="MEASURE",
+                      help="also the hierarchical F-measures hF and/or LCA-F (need --tree)")
+    comp.add_argument("--baseline", default=None, metavar="RUN", help="the run every other is tested against")
+    comp.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
+                      help="multiple-comparison correction of each test's p-values (default: holm)")
+    comp.add_argument("--permutations", default="10000", help="sign patterns of the randomization test")
+    comp.add_argument("--bootstrap", default="1000", help="bootstrap resamples of the documents for tau")
+    comp.add_argument("--seed", default="0", help="seed of the randomization test and the bootstrap")
+    comp.add_argument("--format", choices=COMPARE_FORMATS, default="table",
+                      help="'table' (default), 'csv' (table,measure,run,field,value) or 'json'")
+    comp.set_defaults(func=_cmd_compare)
     return parser
 
 

@@ -8,6 +8,10 @@
   (per-label F1 for Macro-F1), via :func:`scipy.stats.wilcoxon` (Demšar 2006).
 * :func:`compare` -- picks the test and the paired values for a metric named as in ``METRICS``.
 * :func:`mark` -- the paper's marks: ``"**"`` for p <= 0.01, ``"*"`` for p <= 0.05, else ``""``.
+
+For comparing runs document by document (``labelrank compare``): :func:`paired_sign_test` (the sign test on the
+signs of paired differences), :func:`randomization_test` (Fisher's paired randomization test, seeded) and
+:func:`adjust` (Holm's or Benjamini & Hochberg's correction of several p-values).
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ from typing import Any, Literal
 import numpy as np
 from scipy import stats
 
-from labelrank._validation import check_choice
+from labelrank._validation import check_choice, check_positive_int
 from labelrank.metrics.ranking import TieRule
 from labelrank.metrics.suite import METRICS
 
-__all__ = ["sign_test", "wilcoxon", "compare", "Comparison", "mark"]
+__all__ = ["sign_test", "wilcoxon", "compare", "Comparison", "mark", "paired_sign_test", "randomization_test",
+           "adjust", "CORRECTIONS"]
 
 
 def _paired_1d(a: Any, b: Any, name_a: str, name_b: str) -> tuple[np.ndarray, np.ndarray]:
@@ -117,17 +122,8 @@ def wilcoxon(
     >>> bool(wilcoxon(a, a + 0.1) < 0.01), wilcoxon(a, a)  # all differences zero: p = 1
     (True, 1.0)
     """
-    a, b = _paired_1d(a_values, b_values, "a_values", "b_values")
-    for name, arr in (("a_values", a), ("b_values", b)):
-        if np.isinf(arr).any():
-            raise ValueError(f"{name} must not contain infinite values, got {arr[np.isinf(arr)][0].item()!r}")
-    keep = ~(np.isnan(a) | np.isnan(b))
-    a, b = a[keep], b[keep]
-    if a.size == 0:
-        return 1.0
-    scale = max(float(np.abs(a).max()), float(np.abs(b).max()))
-    diff = _ties_up_to_rounding(a - b, _ROUNDING * scale)
-    if not diff.any():
+    diff = _paired_differences(a_values, b_values)
+    if diff.size == 0 or not diff.any():
         return 1.0
     return float(stats.wilcoxon(diff, zero_method=zero_method, alternative="two-sided").pvalue)
 
@@ -154,6 +150,131 @@ def _ties_up_to_rounding(diff: np.ndarray, tol: float) -> np.ndarray:
             first = magnitude[i]
         snapped[i] = first
     return np.copysign(snapped, diff)
+
+
+def _paired_differences(a_values: Any, b_values: Any) -> np.ndarray:
+    """``a - b`` of the pairs where neither is NaN, differences equal up to rounding made equal (0 stays 0)."""
+    a, b = _paired_1d(a_values, b_values, "a_values", "b_values")
+    for name, arr in (("a_values", a), ("b_values", b)):
+        if np.isinf(arr).any():
+            raise ValueError(f"{name} must not contain infinite values, got {arr[np.isinf(arr)][0].item()!r}")
+    keep = ~(np.isnan(a) | np.isnan(b))
+    a, b = a[keep], b[keep]
+    if a.size == 0:
+        return a
+    scale = max(float(np.abs(a).max()), float(np.abs(b).max()))
+    return _ties_up_to_rounding(a - b, _ROUNDING * scale)
+
+
+def paired_sign_test(a_values: Any, b_values: Any) -> float:
+    """Two-sided sign test on paired values: how often A beats B, against a fair coin.
+
+    The pairs where A's value is higher count for A, those where it is lower for B, equal ones (up to rounding)
+    are dropped; the p-value is the binomial test's (:func:`scipy.stats.binomtest`), 1 with no unequal pair.
+    :func:`sign_test` is the same test on binary decisions.
+
+    Parameters
+    ----------
+    a_values, b_values : array-like of float, same shape
+        Per-document values of the two runs.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(paired_sign_test([0.9] * 10, [0.1] * 10), 6), paired_sign_test([1, 0], [0, 1])
+    (0.001953, 1.0)
+    """
+    diff = _paired_differences(a_values, b_values)
+    wins, losses = int(np.sum(diff > 0)), int(np.sum(diff < 0))
+    if wins + losses == 0:
+        return 1.0
+    return float(stats.binomtest(wins, wins + losses, 0.5, alternative="two-sided").pvalue)
+
+
+def randomization_test(a_values: Any, b_values: Any, n_permutations: int = 10_000, seed: int = 0) -> float:
+    """Fisher's two-sided paired randomization test of the mean difference (Smucker, Allan & Carterette 2007).
+
+    Under the null hypothesis the two runs' values of a document are exchangeable, so each paired difference
+    keeps or flips its sign with probability 1/2. The p-value is :math:`(c + 1) / (N + 1)`, where ``c`` of ``N``
+    seeded random sign patterns give a mean difference at least as far from 0 as the observed one (the ``+ 1``
+    counts the observed pattern, so the p-value is never 0).
+
+    Parameters
+    ----------
+    a_values, b_values : array-like of float, same shape
+        Per-document values of the two runs.
+    n_permutations : int, default=10000
+    seed : int, default=0
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> randomization_test([0.9] * 12, [0.1] * 12, n_permutations=999) == 1 / 1000
+    True
+    >>> randomization_test([0.5, 0.5], [0.5, 0.5])
+    1.0
+    """
+    n_permutations = check_positive_int(n_permutations, "n_permutations")
+    diff = _paired_differences(a_values, b_values)
+    if diff.size == 0 or not diff.any():
+        return 1.0
+    observed = abs(float(diff.mean()))
+    rng = np.random.default_rng(seed)
+    count, done = 0, 0
+    while done < n_permutations:  # in blocks: memory stays small for many documents
+        block = min(n_permutations - done, max(1, 2**22 // diff.size))
+        signs = rng.integers(0, 2, size=(block, diff.size), dtype=np.int8) * 2 - 1
+        means = np.abs(signs @ diff) / diff.size
+        count += int(np.sum(means >= observed * (1 - 1e-12)))
+        done += block
+    return (count + 1) / (n_permutations + 1)
+
+
+#: ``adjust``'s methods
+CORRECTIONS: tuple[str, ...] = ("holm", "bh", "none")
+
+
+def adjust(p_values: Any, method: str = "holm") -> np.ndarray:
+    r"""P-values adjusted for testing several hypotheses at once.
+
+    ``"holm"``: Holm's step-down correction of the family-wise error rate, :math:`\tilde p_{(i)} =
+    \max_{j \le i} \min(1, (m - j + 1) p_{(j)})` for the p-values sorted ascending; ``"bh"``: Benjamini &
+    Hochberg's false discovery rate (:func:`scipy.stats.false_discovery_control`); ``"none"``: as given.
+
+    Parameters
+    ----------
+    p_values : array-like of float in [0, 1]
+    method : {"holm", "bh", "none"}
+
+    Returns
+    -------
+    numpy.ndarray
+        In the order given.
+
+    Examples
+    --------
+    >>> adjust([0.01, 0.04, 0.03], "holm").round(4).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    method = check_choice(method, "method", CORRECTIONS)
+    p = np.asarray(p_values, dtype=float).ravel()
+    if p.size and (np.isnan(p).any() or p.min() < 0 or p.max() > 1):
+        raise ValueError(f"p_values must lie in [0, 1], got {p[np.isnan(p) | (p < 0) | (p > 1)][0]!r}")
+    if method == "none" or p.size == 0:
+        return p.copy()
+    if method == "bh":
+        return stats.false_discovery_control(p, method="bh")
+    order = np.argsort(p, kind="stable")
+    scaled = np.minimum(1.0, (p.size - np.arange(p.size)) * p[order])
+    out = np.empty_like(p)
+    out[order] = np.maximum.accumulate(scaled)
+    return out
 
 
 def mark(p: float) -> str:

@@ -22,7 +22,8 @@ import pandas as pd
 
 from labelrank import datasets, metrics
 from labelrank.baselines import MLkNN
-from labelrank.cli import read_run, read_truth, score_run
+from labelrank.cli import score_run
+from labelrank.runfiles import read_run, read_truth
 from labelrank.hierarchy import LabelTree
 from labelrank.metrics import CostScorer, hierarchical_prf
 

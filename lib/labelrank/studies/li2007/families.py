@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
-from scipy import stats
 
 from labelrank.cost import bdm, learning_accuracy
 from labelrank.hierarchy import LabelTree
 from labelrank.metrics import hierarchical_prf, lca_prf
+from labelrank.comparison import bootstrap_taus  # noqa: F401 - the library's, used by the study
 from labelrank.metrics.hierarchical import per_document_f
 
 __all__ = ["VARIANTS", "f_variants", "bootstrap_taus", "confusion_credit"]
@@ -57,51 +56,6 @@ def f_variants(tree: LabelTree, truth: Sequence[Sequence[str]], assigned: Sequen
         "LCA-F": per_document_f(tree, truth, assigned, "LCA-F"),
     }, index=cost_scores.index)
     return out[list(VARIANTS)]
-
-
-def bootstrap_taus(per_document: dict[str, pd.DataFrame], n_boot: int = 1000, seed: int = 0,
-                   level: float = 0.95) -> pd.DataFrame:
-    """Kendall's tau (tau-b) between the runs' rankings under every pair of measures, with bootstrap intervals.
-
-    The runs' scores are the means of their per-document values; the documents are resampled with replacement
-    ``n_boot`` times (the same resamples for every run and measure) and the interval is the percentile interval
-    at ``level``.
-
-    Parameters
-    ----------
-    per_document : dict of str to pandas.DataFrame
-        Each run's per-document values, the same documents (rows) and measures (columns) for every run.
-    n_boot, seed, level
-        Resamples, their seed, and the interval's coverage.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Index (first measure, second measure) for every pair in column order; columns ``tau``, ``low``,
-        ``high``.
-
-    Examples
-    --------
-    >>> runs = {r: pd.DataFrame({"x": [v, v + 0.1, v], "y": [v, v, v + 0.2]}) for r, v in (("a", 0.1), ("b", 0.5),
-    ...                                                                                       ("c", 0.9))}
-    >>> bootstrap_taus(runs, n_boot=20).round(3).loc[("x", "y")].tolist()
-    [1.0, 1.0, 1.0]
-    """
-    names = list(per_document)
-    measures = list(per_document[names[0]].columns)
-    values = np.stack([per_document[n][measures].to_numpy(dtype=float) for n in names])  # (runs, docs, measures)
-    n_docs = values.shape[1]
-    counts = np.random.default_rng(seed).multinomial(n_docs, np.full(n_docs, 1.0 / n_docs), size=n_boot)
-    boot = np.einsum("bd,rdm->brm", counts, values) / n_docs  # each resample's run means
-    full = values.mean(axis=1)
-    rows = {}
-    for i, a in enumerate(measures):
-        for j in range(i + 1, len(measures)):
-            taus = [stats.kendalltau(b[:, i], b[:, j]).statistic for b in boot]
-            lo, hi = np.nanpercentile(taus, [50 * (1 - level), 50 * (1 + level)])
-            rows[(a, measures[j])] = {"tau": float(stats.kendalltau(full[:, i], full[:, j]).statistic),
-                                      "low": float(lo), "high": float(hi)}
-    return pd.DataFrame(rows).T.rename_axis(["measure", "versus"])
 
 
 def confusion_credit(tree: LabelTree, key: str, responses: dict[str, str]) -> pd.DataFrame:

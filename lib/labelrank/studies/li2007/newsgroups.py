@@ -50,7 +50,7 @@ from labelrank.cost import bdm, path_distance
 from labelrank.hierarchy import LabelTree
 from labelrank.metrics import CostScorer
 from labelrank.protocol.profile import resolve
-from labelrank.studies.li2007.families import bootstrap_taus
+from labelrank.comparison import bootstrap_taus
 from labelrank.studies.li2007.fterm_sim import MEASURES, VARIANT_NAMES
 
 __all__ = ["ROOT", "System", "SYSTEMS", "QUICK_SYSTEMS", "newsgroups_tree", "tree_shape", "sample_sizes",
