@@ -90,7 +90,8 @@ def main() -> None:
             step("make book", "warm", ["make", "book"])
     finally:
         values = {"commit_measured": commit, "labelrank_data": bool(os.environ.get("LABELRANK_DATA"))}
-        print(f"record: {write_record('bench_build', {'commands': rows}, values=values)}")
+        code = {"commit": commit, "dirty": False}  # the clone's, whatever the checkout holds now
+        print(f"record: {write_record('bench_build', {'commands': rows}, values=values, code=code)}")
         if args.keep:
             print(f"kept {clone}")
         else:

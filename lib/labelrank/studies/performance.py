@@ -151,7 +151,7 @@ def _plain(value):
 
 
 def write_record(benchmark: str, tables: Mapping[str, Iterable[Mapping]], *, values: Mapping | None = None,
-                 argv: list[str] | None = None, folder: Path | None = None) -> Path:
+                 argv: list[str] | None = None, folder: Path | None = None, code: Mapping | None = None) -> Path:
     """Write one benchmark run's figures as ``<folder>/<benchmark>-<UTC time>.json`` and return its path.
 
     Parameters
@@ -167,6 +167,8 @@ def write_record(benchmark: str, tables: Mapping[str, Iterable[Mapping]], *, val
         the same benchmark with the same arguments supersede each other.
     folder : Path, optional
         Default :func:`records_dir`.
+    code : mapping, optional
+        The code measured, where it is not this checkout's (:func:`code_version`): a clone's commit, say.
     """
     if not re.fullmatch(r"[a-z][a-z0-9_]*", benchmark):
         raise ValueError(f"benchmark must be a lowercase identifier, got {benchmark!r}")
@@ -178,7 +180,7 @@ def write_record(benchmark: str, tables: Mapping[str, Iterable[Mapping]], *, val
         "variant": " ".join(argv),
         "argv": argv,
         "date": now.isoformat(),
-        "code": code_version(),
+        "code": {**code_version(), **dict(code or {})} if code else code_version(),
         "machine": machine(),
         "load_average": {"start": _START_LOAD, "end": _load()},
         "values": _plain(dict(values or {})),
