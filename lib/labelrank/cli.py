@@ -96,13 +96,8 @@ def _read_tree(path: str):
         raise UsageError(f"{path}: not a valid tree file: {shorten(str(exc), 300)}") from exc
 
 
-def _cmd_score(args: argparse.Namespace) -> int:
-    from labelrank.metrics.cost_precision import CostScorer
-
-    args.cutoff = _number_option(args.cutoff, "--cutoff")
-    args.threshold = _number_option(args.threshold, "--threshold")
-    if args.top is not None:
-        args.top = _number_option(args.top, "--top")
+def _read_inputs(args: argparse.Namespace):
+    """The tree (or None), the truth and every run of ``--run`` as (path, name, Run), for score and compare."""
     if args.measures and args.tree is None:
         raise UsageError(f"--measures {' '.join(args.measures)} needs the label tree (--tree TREE)")
     if [args.truth, *args.run].count("-") > 1:
@@ -110,11 +105,20 @@ def _cmd_score(args: argparse.Namespace) -> int:
     tree = _read_tree(args.tree) if args.tree is not None else None
     labels = set(tree.labels) if tree is not None else None
     truth = read_truth(args.truth, labels)
+    runs = [(path, name, run) for path in args.run
+            for name, run in read_runs(path, labels, truth, order=args.order).items()]
+    return tree, truth, runs
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from labelrank.metrics.cost_precision import CostScorer
+
+    args.cutoff = _number_option(args.cutoff, "--cutoff")
+    args.threshold = _number_option(args.threshold, "--threshold")
+    if args.top is not None:
+        args.top = _number_option(args.top, "--top")
+    tree, truth, runs = _read_inputs(args)
     docs = list(truth)
-    runs = []
-    for path in args.run:
-        for name, run in read_runs(path, labels, truth, order=args.order).items():
-            runs.append((path, name, run))
     if tree is None:
         seen = {lab for labs in truth.values() for lab in labs}
         seen |= {lab for _, _, run in runs for labs in run.ranking.values() for lab in labs}
@@ -160,20 +164,13 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     seed = parse_int(args.seed)
     if seed is None or seed < 0:
         raise UsageError(f"--seed must be a non-negative integer, got {shorten(args.seed)!r}")
-    if [args.truth, *args.run].count("-") > 1:
-        raise UsageError("only one of --truth and --run can read standard input ('-')")
-    families = ["binary", "BDM-High", "BDM-Low", *args.measures] if args.tree else ["binary"]
-    if args.measures and args.tree is None:
-        raise UsageError(f"--measures {' '.join(args.measures)} needs the label tree (--tree TREE)")
-    tree = _read_tree(args.tree) if args.tree is not None else None
-    labels = set(tree.labels) if tree is not None else None
-    truth = read_truth(args.truth, labels)
+    tree, truth, read = _read_inputs(args)
+    families = ["binary", "BDM-High", "BDM-Low", *args.measures] if tree is not None else ["binary"]
     runs = {}
-    for path in args.run:
-        for name, run in read_runs(path, labels, truth, order=args.order).items():
-            if name in runs:
-                raise UsageError(f"{path}: a second run named {shorten(name)!r} (run names must differ)")
-            runs[name] = run
+    for path, name, run in read:
+        if name in runs:
+            raise UsageError(f"{path}: a second run named {shorten(name)!r} (run names must differ)")
+        runs[name] = run
     if len(runs) < 2:
         raise UsageError(f"labelrank compare needs at least two runs, got {len(runs)}")
     if args.baseline is not None and args.baseline not in runs:

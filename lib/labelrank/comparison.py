@@ -199,31 +199,21 @@ def compare(truth: Any, runs: Any, tree: Any = None, measures: Sequence[str] | N
     >>> row["baseline"], float(row["difference"]), float(row["p_sign"])
     ('A', -0.5, 0.0078125)
     """
-    from labelrank.evaluation import MEASURES, _run_of, _truth_of, evaluate
+    from labelrank.evaluation import MEASURES, as_truth, evaluate
     from labelrank.hierarchy import LabelTree
     from labelrank.metrics.significance import adjust, paired_sign_test, randomization_test, wilcoxon
 
     if isinstance(tree, (str, os.PathLike)):
         tree = LabelTree.from_file(tree)
     labels = set(tree.labels) if tree is not None else None
-    truth = _truth_of(truth, labels)
+    truth = as_truth(truth, labels)
     named = _runs_of(runs, labels, truth, order)
     if len(named) < 2:
         raise ValueError(f"compare needs at least two runs, got {len(named)}")
     if baseline is not None and baseline not in named:
         raise ValueError(f"baseline {baseline!r} is not one of the runs {sorted(named)}")
-    if tree is None:  # one flat tree over every label of every run, so that all runs share a scorer's labels
-        seen = {lab for labs in truth.values() for lab in labs}
-        for run in named.values():
-            seen |= {lab for r in _run_of(run, None, truth, order).ranking.values() for lab in r}
-        from labelrank.evaluation import flat_tree
-
-        scoring_tree, measures = flat_tree(seen), ["binary"] if measures is None else list(measures)
-        if any(m != "binary" for m in measures):
-            raise ValueError(f"measures {[m for m in measures if m != 'binary']} need a label tree (tree=...)")
-    else:
-        scoring_tree = tree
-    per_document = {name: evaluate(truth, run, scoring_tree, measures, per_document=True, order=order,
+    # without a tree each run's binary measures come from a flat tree of its own labels (evaluate): the same values
+    per_document = {name: evaluate(truth, run, tree, measures, per_document=True, order=order,
                                    cutoff=cutoff, threshold=threshold, top=top) for name, run in named.items()}
     means = pd.DataFrame({name: table.mean() for name, table in per_document.items()}).T
     rows = {}

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from labelrank.runfiles import Run
 
-__all__ = ["evaluate", "score_run", "flat_tree", "measure_name", "MEASURES", "HIERARCHICAL_MEASURES"]
+__all__ = ["evaluate", "as_truth", "as_run", "score_run", "flat_tree", "measure_name", "MEASURES",
+           "HIERARCHICAL_MEASURES"]
 
 #: The hierarchical F-measures ``labelrank score --measures`` adds (``labelrank.metrics.hierarchical``).
 HIERARCHICAL_MEASURES: tuple[str, ...] = ("hF", "LCA-F")
@@ -139,8 +140,21 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
     return table
 
 
-def _truth_of(truth: Any, labels) -> dict[str, list[str]]:
-    """``{doc: relevant labels}`` from a path, a ``{doc: {label: relevance}}`` dict or a DataFrame."""
+def as_truth(truth: Any, labels: Collection[str] | None = None) -> dict[str, list[str]]:
+    """``{doc: relevant labels}`` from a path, a ``{doc: {label: relevance}}`` dict or a DataFrame.
+
+    Parameters
+    ----------
+    truth : path, dict or pandas.DataFrame
+        As :func:`evaluate`'s.
+    labels : collection of str, optional
+        The tree's labels; another label is an error. None accepts every label.
+
+    Examples
+    --------
+    >>> as_truth({"d1": {"a": 1, "b": 0}, "d2": ["c"]})
+    {'d1': ['a'], 'd2': ['c']}
+    """
     import pandas as pd
 
     from labelrank.runfiles import read_truth
@@ -176,11 +190,28 @@ def _truth_of(truth: Any, labels) -> dict[str, list[str]]:
     return out
 
 
-def _run_of(run: Any, labels, truth, order: str | None):
-    """A :class:`~labelrank.runfiles.Run` from a path (one run), a ``{doc: {label: score}}`` dict or a DataFrame."""
+def as_run(run: Any, labels: Collection[str] | None, truth: Collection[str], order: str | None = None) -> Run:
+    """A :class:`~labelrank.runfiles.Run` from a path (one run), a ``{doc: {label: score}}`` dict or a DataFrame.
+
+    Parameters
+    ----------
+    run : path, dict, pandas.DataFrame or Run
+        As :func:`evaluate`'s.
+    labels : collection of str or None
+        The tree's labels; None accepts every label.
+    truth : collection of str
+        The documents of the truth; another document is an error.
+    order : {"rank", "score"}, optional
+        As :func:`evaluate`'s.
+
+    Examples
+    --------
+    >>> as_run({"d1": {"a": 0.2, "b": 0.7}}, None, ["d1"]).ranking
+    {'d1': ['b', 'a']}
+    """
     import pandas as pd
 
-    from labelrank.runfiles import Run, read_run
+    from labelrank.runfiles import Run, ordered_run, read_run
 
     if isinstance(run, Run):  # already read (labelrank.runfiles.read_runs)
         return run
@@ -206,7 +237,6 @@ def _run_of(run: Any, labels, truth, order: str | None):
     else:
         raise TypeError(f"run must be a path, a dict {{doc: {{label: score}}}} or a DataFrame, "
                         f"got {type(run).__name__}")
-    ranking, scores = {}, {}
     for doc, items in rows.items():
         if doc not in truth:
             raise ValueError(f"run: document {doc!r} is not in the truth")
@@ -214,13 +244,7 @@ def _run_of(run: Any, labels, truth, order: str | None):
             unknown = [lab for _, lab, _ in items if lab not in labels]
             if unknown:
                 raise ValueError(f"run: document {doc!r} has label {unknown[0]!r}, which is not in the tree")
-        if order == "rank":
-            items.sort(key=lambda item: (item[0], -item[2]))
-        else:  # trec_eval: score descending, ties by label descending
-            items.sort(key=lambda item: (item[2], item[1].encode("utf-8")), reverse=True)
-        ranking[doc] = [lab for _, lab, _ in items]
-        scores[doc] = [s for _, _, s in items]
-    return Run(ranking=ranking, scores=scores)
+    return ordered_run(rows, order)
 
 
 def evaluate(truth: Any, run: Any, tree: Any = None, measures: Sequence[str] | None = None,
@@ -285,8 +309,8 @@ def evaluate(truth: Any, run: Any, tree: Any = None, measures: Sequence[str] | N
     if needs_tree and tree is None:
         raise ValueError(f"measures {needs_tree} need a label tree (tree=...)")
     labels = set(tree.labels) if tree is not None else None
-    truth = _truth_of(truth, labels)
-    run = _run_of(run, labels, truth, order)
+    truth = as_truth(truth, labels)
+    run = as_run(run, labels, truth, order)
     if tree is None:
         seen = {lab for labs in truth.values() for lab in labs} | {lab for r in run.ranking.values() for lab in r}
         scorer = CostScorer.from_tree(flat_tree(seen))

@@ -43,7 +43,8 @@ from typing import Any
 
 from labelrank._validation import shorten
 
-__all__ = ["RunFileError", "Run", "read_truth", "read_run", "read_runs", "write_truth", "write_run", "parse_int",
+__all__ = ["RunFileError", "Run", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth", "write_run",
+           "parse_int",
            "parse_decimal", "ORDERS", "TRUTH_FORMS", "RUN_FORMS"]
 
 ORDERS: tuple[str, ...] = ("rank", "score")
@@ -116,15 +117,7 @@ class Run:
 
     Examples
     --------
-    >>> import os, tempfile
-    >>> from labelrank.hierarchy import LabelTree
-    >>> tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
-    >>> folder = tempfile.mkdtemp()
-    >>> write_truth(os.path.join(folder, "truth.txt"), {"d1": ["a1"], "d2": ["b"]})
-    >>> write_run(os.path.join(folder, "run.txt"), {"d1": ["a2", "a1"], "d2": ["b"]}, {"d1": [0.9, 0.6], "d2": [0.8]})
-    >>> truth = read_truth(os.path.join(folder, "truth.txt"), tree.labels)
-    >>> run = read_run(os.path.join(folder, "run.txt"), tree.labels, truth)
-    >>> run
+    >>> ordered_run({"d1": [(1, "a2", 0.9), (2, "a1", 0.6)], "d2": [(1, "b", 0.8)]})
     Run(ranking={'d1': ['a2', 'a1'], 'd2': ['b']}, scores={'d1': [0.9, 0.6], 'd2': [0.8]}, disagree=0)
     """
 
@@ -328,10 +321,34 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
         runs.setdefault(name, {}).setdefault(doc, []).append((rank, label, score, lineno))
     for rows in runs.values():
         _check_duplicates(path, rows, by_rank)
-    return {name: _ordered(rows, by_rank) for name, rows in runs.items()}
+    return {name: ordered_run(rows, order) for name, rows in runs.items()}
 
 
-def _ordered(rows: Mapping[str, list[tuple[int, str, float, int]]], by_rank: bool) -> Run:
+def ordered_run(rows: Mapping[str, list[tuple]], order: str = "rank") -> Run:
+    """A :class:`Run` from each document's ``(rank, label, score, ...)`` items, ordered as ``order`` says.
+
+    Parameters
+    ----------
+    rows : mapping of str to list of tuple
+        ``{doc: [(rank, label, score, ...), ...]}``; further fields (a line number) are ignored. Sorted in place.
+    order : {"rank", "score"}
+        By rank (equal ranks by score descending), or as trec_eval: score descending, ties by label descending.
+
+    Returns
+    -------
+    Run
+        ``disagree`` counts the documents where, by rank, a label comes above another of higher score.
+
+    Examples
+    --------
+    >>> ordered_run({"d1": [(2, "a", 0.9), (1, "b", 0.5)]}, "score").ranking
+    {'d1': ['a', 'b']}
+    >>> ordered_run({"d1": [(2, "a", 0.9), (1, "b", 0.5)]}, "rank").disagree
+    1
+    """
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
+    by_rank = order == "rank"
     ranking, scores, disagree = {}, {}, 0
     for doc, items in rows.items():
         items.sort(key=lambda item: (item[0], -item[2]))  # by rank; equal ranks (order="score" only): by score

@@ -3,7 +3,7 @@ r"""The scorecard: every number of the three papers that the book recomputes, th
 One function per source table returns tidy rows; :func:`scorecard` concatenates them and :func:`summary` counts
 them. The papers' numbers come only from ``data/paper/*.csv`` (:func:`labelrank.studies.paper.load`); ours come from the
 same library functions the chapters call to show them, so the scorecard and the chapters cannot disagree (except
-for the CPU seconds of Yang & Gopal's Table 2, which are measured again here).
+for Yang & Gopal's Table 2, timings that the scorecard takes itself on this machine).
 
 Columns of every table
 ----------------------
@@ -24,7 +24,7 @@ absolute or, if ``relative``, fractions of :math:`|\text{paper}|`:
   value, or within the table's stated tolerance where the quantity is random or simulated;
 * **close** if :math:`|\Delta| \le \text{close\_tolerance} = \max(\text{tolerance}, \text{close})`;
 * **differs** otherwise, and always for a table whose numbers are measurements of a machine (``comparable=False``:
-  the CPU seconds of Yang & Gopal's Table 2, which are compared by their ratio instead);
+  the timings of Yang & Gopal's Table 2, which are compared by their ratio instead);
 * **paper only** where the book does not recompute the paper's number (the data set is not public, or the
   paper quotes another source), with the reason.
 
@@ -39,7 +39,7 @@ the rows:
   are not public): matches within 0.05, close within 0.15;
 * :data:`TUNED` -- test-set values of models tuned by cross-validation on random folds (Yang & Gopal's Tables
   3-7): matches within 1 % of the paper's value, close within 5 %;
-* :data:`TIMING` -- CPU seconds (Yang & Gopal's Table 2): not comparable, always "differs".
+* :data:`TIMING` -- the timings of Yang & Gopal's Table 2: not comparable, always "differs".
 
 Yang & Gopal's Fig. 2 prints no numbers (bars only) and is left out. Rows of the experiment tables (Yang & Gopal's
 Tables 2-6) are given for the data sets the profile runs; citeseer, which is not publicly retrievable, is "paper
