@@ -25,12 +25,15 @@ is expected) and :class:`ValueError` for a value of the right kind outside the a
 from __future__ import annotations
 
 import reprlib
+import sys
 from collections.abc import Sequence
 from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 __all__ = [
     "as_2d_array",
@@ -45,6 +48,12 @@ __all__ = [
     "check_fit_input",
     "check_magnitude",
 ]
+
+
+def issparse(X: Any) -> bool:
+    """Whether ``X`` is a scipy sparse matrix or array, without importing scipy (a sparse ``X`` has imported it)."""
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and sparse.issparse(X)
 
 
 def _bounded_repr() -> reprlib.Repr:
@@ -100,7 +109,7 @@ def as_2d_array(X: Any, name: str = "X") -> np.ndarray:
     """
     if X is None or isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a 2-D array or scipy sparse matrix, got {_describe(X)}")
-    if sp.issparse(X):
+    if issparse(X):
         X = X.toarray()
     try:
         arr = np.asarray(X)
@@ -346,7 +355,7 @@ def check_magnitude(X: Any, name: str = "X") -> None:
     ...
     ValueError: X holds 1e+160 at position (0, 0): its squared distances overflow float64 (with 2 features ...
     """
-    values = X.data if sp.issparse(X) else np.asarray(X)
+    values = X.data if issparse(X) else np.asarray(X)
     if values.size == 0:
         return
     n_features = X.shape[1] if len(X.shape) == 2 else 1
@@ -354,7 +363,7 @@ def check_magnitude(X: Any, name: str = "X") -> None:
     biggest = float(np.max(np.abs(values)))
     if biggest < bound:
         return
-    if sp.issparse(X):
+    if issparse(X):
         coo = X.tocoo()
         p = int(np.argmax(np.abs(coo.data)))
         where = (int(coo.row[p]), int(coo.col[p]))
@@ -405,7 +414,7 @@ def check_fit_input(
                          "label matrix Y of shape (n_instances, n_labels)")
     X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64, ensure_min_samples=ensure_min_samples,
                       ensure_all_finite=False)
-    if not np.isfinite(X.data if sp.issparse(X) else X).all():  # the words scikit-learn's checks look for: NaN, inf
+    if not np.isfinite(X.data if issparse(X) else X).all():  # the words scikit-learn's checks look for: NaN, inf
         raise ValueError("X must be finite, got NaN or infinite entries")
     check_magnitude(X, "X")
     Y = check_label_matrix(Y, "Y")

@@ -121,7 +121,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     docs = list(truth)
     if tree is None:
         seen = {lab for labs in truth.values() for lab in labs}
-        seen |= {lab for _, _, run in runs for labs in run.ranking.values() for lab in labs}
+        seen |= {lab for _, _, run in runs for lab in run.labels}
         scorer = CostScorer.from_tree(flat_tree(seen))
     else:
         scorer = CostScorer.from_tree(tree)
@@ -130,7 +130,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         if run.disagree:
             rule = ("ordered by the rank column (--order rank)" if args.order == "rank"
                     else "ordered by score as trec_eval does (--order score)")
-            print(f"labelrank: warning: {name}: ranks and scores disagree in {run.disagree} of {len(run.ranking)} "
+            print(f"labelrank: warning: {name}: ranks and scores disagree in {run.disagree} of {len(run)} "
                   f"documents (a label ranked above another has a lower score); {rule}", file=sys.stderr)
         per_doc = args.per_doc or args.format != "table"
         table = score_run(scorer, truth, run, cutoff=args.cutoff, threshold=args.threshold, top=args.top,
@@ -140,7 +140,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         if args.format != "table":
             results.append((path, name, table))
             continue
-        missing = sum(1 for d in docs if d not in run.ranking)
+        missing = sum(1 for d in docs if d not in run)
         if i:
             print()
         shown = name if name == str(path) else f"{name} (in {path})"

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from labelrank.runfiles import Run
 
-__all__ = ["evaluate", "as_truth", "as_run", "score_run", "flat_tree", "measure_name", "MEASURES",
+__all__ = ["evaluate", "as_truth", "as_run", "as_lists", "score_run", "flat_tree", "measure_name", "MEASURES",
            "HIERARCHICAL_MEASURES"]
 
 #: The hierarchical F-measures ``labelrank score --measures`` adds (``labelrank.metrics.hierarchical``).
@@ -117,12 +117,10 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
     F-measure    0.8333  0.9074  0.8333  0.9    0.9
     """
     docs = list(truth)
-    ranking = [run.ranking.get(d, []) for d in docs]
-    if top is not None:
-        assigned = [r[:top] for r in ranking]
-    else:
-        assigned = [[lab for lab, s in zip(run.ranking.get(d, []), run.scores.get(d, [])) if s >= threshold]
-                    for d in docs]
+    index = {lab: i for i, lab in enumerate(scorer.labels)}
+    ranking = run.label_matrix(docs, index, width=cutoff)
+    assigned = run.label_matrix(docs, index, top=top) if top is not None else \
+        run.label_matrix(docs, index, threshold=threshold)
     table = scorer.score([truth[d] for d in docs], ranking, assigned, cutoff=cutoff, per_document=per_document,
                          index=docs)
     if measures:
@@ -131,13 +129,32 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
         if tree is None:
             raise ValueError("score_run needs tree= to compute the hierarchical measures")
         for measure in measures:
-            values = per_document_f(tree, [truth[d] for d in docs], assigned, measure)
+            values = per_document_f(tree, [truth[d] for d in docs], as_lists(assigned, scorer.labels), measure)
             if per_document:
                 table[("F-measure", measure)] = values
             else:
                 table[measure] = float("nan")
                 table.loc["F-measure", measure] = float(values.mean())
     return table
+
+
+def as_lists(matrix, labels: Sequence[str]) -> list[list[str]]:
+    """The label lists of a padded integer matrix (-1 = padding; :meth:`labelrank.runfiles.Run.label_matrix`).
+
+    Parameters
+    ----------
+    matrix : numpy.ndarray of int, shape (n_documents, width)
+        Label indices, -1 for padding.
+    labels : sequence of str
+        The label of each index.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> as_lists(np.array([[1, 0], [2, -1]]), ["a", "b", "c"])
+    [['b', 'a'], ['c']]
+    """
+    return [[labels[i] for i in row if i >= 0] for row in matrix.tolist()]
 
 
 def as_truth(truth: Any, labels: Collection[str] | None = None) -> dict[str, list[str]]:
@@ -312,7 +329,7 @@ def evaluate(truth: Any, run: Any, tree: Any = None, measures: Sequence[str] | N
     truth = as_truth(truth, labels)
     run = as_run(run, labels, truth, order)
     if tree is None:
-        seen = {lab for labs in truth.values() for lab in labs} | {lab for r in run.ranking.values() for lab in r}
+        seen = {lab for labs in truth.values() for lab in labs} | set(run.labels)
         scorer = CostScorer.from_tree(flat_tree(seen))
     else:
         scorer = CostScorer.from_tree(tree)

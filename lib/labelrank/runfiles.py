@@ -9,9 +9,17 @@ truth     ``doc label`` (2 columns)               ``doc 0 label rel`` (4 columns
 run       ``doc label rank score`` (4 columns)    ``doc Q0 label rank score tag`` (6 columns; tag = the run)
 ========  ======================================  ==========================================================
 
-Here a TREC *query* is a document and a *docno* is a label. A file whose lines switch form is an error that names
-the first line breaking the form of the first. A path ending in ``.gz`` is read through gzip; ``-`` is standard
-input. Every problem is one :class:`RunFileError` naming the file and the line; nothing read is executed.
+Here a TREC *query* is a document and a *docno* is a label. Columns are separated by spaces or tabs; lines end in
+``\n``, ``\r\n`` or ``\r``; blank lines and lines starting with ``#`` are skipped. A file whose lines switch form is
+an error that names the first line breaking the form of the first. A path ending in ``.gz`` is read through gzip;
+``-`` is standard input. Every problem is one :class:`RunFileError` naming the file and the line; nothing read is
+executed.
+
+A file is read whole and split into columns at once (numpy finds the lines and counts their fields), so that a run
+of millions of lines costs about what trec_eval's own reading does; a :class:`Run` holds its labels as integer
+codes in ranked order and hands the scorer padded label matrices (:meth:`Run.label_matrix`) without building a
+Python list per document. ``tests/linereader.py`` keeps a line-by-line reader of the same rules, and a test checks
+on random files, good and bad, that both give the same runs, truths and messages.
 
 Examples
 --------
@@ -31,21 +39,22 @@ from __future__ import annotations
 
 import codecs
 import gzip
-import io
 import math
 import os
 import re
 import sys
 import zlib
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from functools import cached_property
+from itertools import compress
 from typing import Any
+
+import numpy as np
 
 from labelrank._validation import shorten
 
 __all__ = ["RunFileError", "Run", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth", "write_run",
-           "parse_int",
-           "parse_decimal", "ORDERS", "TRUTH_FORMS", "RUN_FORMS"]
+           "parse_int", "parse_decimal", "ORDERS", "TRUTH_FORMS", "RUN_FORMS"]
 
 ORDERS: tuple[str, ...] = ("rank", "score")
 #: columns of a truth line in each form
@@ -69,6 +78,9 @@ class RunFileError(ValueError):
 # ASCII only: Python's int() and float() also accept "1_0" (= 10) and non-ASCII digits such as "\u0661" (= 1).
 _INTEGER = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
 _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z", re.ASCII)
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[list(b" \t\n\x0b\x0c")] = True  # bytes.split()'s whitespace once "\r" has become "\n"
+_BOM = codecs.BOM_UTF8
 
 
 def parse_int(text: str) -> int | None:
@@ -104,32 +116,153 @@ def parse_decimal(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-@dataclass
 class Run:
-    """A run file read by :func:`read_run`: per document, its labels in the order scored and their scores.
+    """One run: per document, its labels in the order scored and their scores.
 
-    Attributes
+    Built by :func:`read_runs` and :func:`ordered_run`, or from ``{doc: [labels]}`` and ``{doc: [scores]}``. The
+    run is held as columns: ``docs`` (its documents, in the order they first appear), ``labels`` (the label names
+    the codes refer to), ``offsets`` (document ``i``'s rows are ``offsets[i]:offsets[i + 1]``), ``label_codes`` and
+    ``score_values`` (one per row, best first). ``ranking`` and ``scores`` show it as dicts.
+
+    Parameters
     ----------
-    ranking, scores : dict
-        ``{doc: [labels]}`` and ``{doc: [scores]}``, best first under the run's ``order``.
-    disagree : int
+    ranking : mapping of str to sequence of str
+        ``{doc: [labels]}``, best first.
+    scores : mapping of str to sequence of float
+        ``{doc: [scores]}`` in the same order.
+    disagree : int, default=0
         Documents in which a label ranked above another (by the rank column) has a lower score.
 
     Examples
     --------
-    >>> ordered_run({"d1": [(1, "a2", 0.9), (2, "a1", 0.6)], "d2": [(1, "b", 0.8)]})
+    >>> run = ordered_run({"d1": [(1, "a2", 0.9), (2, "a1", 0.6)], "d2": [(1, "b", 0.8)]})
+    >>> run
     Run(ranking={'d1': ['a2', 'a1'], 'd2': ['b']}, scores={'d1': [0.9, 0.6], 'd2': [0.8]}, disagree=0)
+    >>> run.label_matrix(["d2", "d1", "d3"], {"a1": 0, "a2": 1, "b": 2})
+    array([[ 2, -1],
+           [ 1,  0],
+           [-1, -1]])
     """
 
-    ranking: dict[str, list[str]]
-    scores: dict[str, list[float]]
-    disagree: int = 0
+    def __init__(self, ranking: Mapping[str, Sequence[str]] | None = None,
+                 scores: Mapping[str, Sequence[float]] | None = None, disagree: int = 0) -> None:
+        ranking, scores = dict(ranking or {}), dict(scores or {})
+        if set(ranking) != set(scores):
+            raise ValueError("ranking and scores must name the same documents")
+        labels: dict[str, int] = {}
+        codes = [labels.setdefault(lab, len(labels)) for doc in ranking for lab in ranking[doc]]
+        values = [float(s) for doc in ranking for s in scores[doc]]
+        lengths = [len(ranking[doc]) for doc in ranking]
+        if lengths != [len(scores[doc]) for doc in ranking]:
+            raise ValueError("each document must have as many scores as labels")
+        self._set(tuple(ranking), tuple(labels), np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]),
+                  np.asarray(codes, dtype=np.int64), np.asarray(values, dtype=np.float64), disagree)
+
+    def _set(self, docs, labels, offsets, codes, values, disagree) -> None:
+        self.docs, self.labels, self.offsets = docs, labels, offsets
+        self.label_codes, self.score_values, self.disagree = codes, values, int(disagree)
+
+    @classmethod
+    def from_columns(cls, docs: Sequence[str], labels: Sequence[str], offsets: np.ndarray, label_codes: np.ndarray,
+                     score_values: np.ndarray, disagree: int = 0) -> Run:
+        """A run from its columns; nothing is copied or checked.
+
+        Parameters
+        ----------
+        docs : sequence of str
+            The run's documents.
+        labels : sequence of str
+            The names that ``label_codes`` refer to.
+        offsets : numpy.ndarray of int, shape (len(docs) + 1,)
+            Document ``i``'s rows are ``offsets[i]:offsets[i + 1]``.
+        label_codes, score_values : numpy.ndarray, shape (offsets[-1],)
+            Each row's label code and score, each document's rows best first.
+        disagree : int, default=0
+            As the class's parameter.
+        """
+        run = cls.__new__(cls)
+        run._set(tuple(docs), tuple(labels), offsets, label_codes, score_values, disagree)
+        return run
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def __contains__(self, doc: object) -> bool:
+        return doc in self._position
+
+    @cached_property
+    def _position(self) -> dict[str, int]:
+        return {doc: i for i, doc in enumerate(self.docs)}
+
+    @cached_property
+    def ranking(self) -> dict[str, list[str]]:
+        """``{doc: [labels]}``, best first."""
+        names = np.array(self.labels, dtype=object)[self.label_codes].tolist()
+        bounds = self.offsets.tolist()
+        return {doc: names[bounds[i]: bounds[i + 1]] for i, doc in enumerate(self.docs)}
+
+    @cached_property
+    def scores(self) -> dict[str, list[float]]:
+        """``{doc: [scores]}``, in the order of :attr:`ranking`."""
+        values, bounds = self.score_values.tolist(), self.offsets.tolist()
+        return {doc: values[bounds[i]: bounds[i + 1]] for i, doc in enumerate(self.docs)}
+
+    def label_matrix(self, docs: Sequence[str], index: Mapping[str, int], *, width: int | None = None,
+                     threshold: float | None = None, top: int | None = None) -> np.ndarray:
+        """The labels of ``docs`` as a padded integer matrix, row ``i`` for ``docs[i]``, best first, -1 = padding.
+
+        Parameters
+        ----------
+        docs : sequence of str
+            The documents, one row each (a document the run does not hold gets an empty row).
+        index : mapping of str to int
+            The integer of each label (every label of the run must have one).
+        width : int, optional
+            Keep the first ``width`` labels of each document (a ranked list's cutoff).
+        threshold : float, optional
+            Keep the labels whose score is at least ``threshold`` (an assigned set).
+        top : int, optional
+            Keep the first ``top`` labels (an assigned set of fixed size).
+
+        Returns
+        -------
+        numpy.ndarray of int64, shape (len(docs), the most labels kept in a row, at least 1)
+        """
+        try:
+            to_index = np.array([index[lab] for lab in self.labels], dtype=np.int64)
+        except KeyError as exc:
+            raise ValueError(f"run: label {exc.args[0]!r} has no index") from None
+        lengths = np.diff(self.offsets)
+        target = np.full(len(self.docs), -1, dtype=np.int64)
+        for row, doc in enumerate(docs):
+            i = self._position.get(doc)
+            if i is not None:
+                target[i] = row
+        rank = np.arange(len(self.label_codes)) - np.repeat(self.offsets[:-1], lengths)
+        keep = np.repeat(target >= 0, lengths)
+        for limit in (width, top):
+            if limit is not None:
+                keep &= rank < limit
+        if threshold is not None:
+            keep &= self.score_values >= threshold
+        kept = np.cumsum(keep)
+        before = np.concatenate([[0], kept])[self.offsets[:-1]]  # kept rows ahead of each document
+        column = kept - 1 - np.repeat(before, lengths)
+        rows = np.repeat(target, lengths)
+        out = np.full((len(docs), max(int(column[keep].max(initial=-1)) + 1, 1)), -1, dtype=np.int64)
+        out[rows[keep], column[keep]] = to_index[self.label_codes[keep]]
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Run):
+            return NotImplemented
+        return (self.ranking, self.scores, self.disagree) == (other.ranking, other.scores, other.disagree)
+
+    def __repr__(self) -> str:
+        return f"Run(ranking={self.ranking!r}, scores={self.scores!r}, disagree={self.disagree})"
 
 
-def _quote(fields: Sequence[str]) -> str:
-    return repr(shorten(" ".join(fields)))
-
-
+# ------------------------------------------------------------------------------------------------ reading
 def _read_bytes(path: str | os.PathLike, what: str) -> bytes:
     """The file's bytes: standard input for ``-``, decompressed for a ``.gz`` suffix."""
     try:
@@ -150,44 +283,189 @@ def _read_bytes(path: str | os.PathLike, what: str) -> bytes:
     return data
 
 
-def _data_lines(path: str | os.PathLike, what: str, forms: Mapping[int, str]):
-    """Yield (line number, fields) of the non-blank, non-comment lines, all of one form (a key of ``forms``).
+class _Columns:
+    """The data lines of a file split into columns: ``columns[j][r]`` is field ``j`` of row ``r`` (bytes), on line
+    ``lines[r]``."""
 
-    The file is UTF-8; a byte-order mark at its start (Windows editors write one) is dropped. A UTF-16 file, a
-    byte-order mark anywhere else, an empty file, a line of no known form and a line of another form than the
-    first data line are errors that say so.
+    def __init__(self, path: str | os.PathLike, what: str, forms: Mapping[int, str]) -> None:
+        data = _read_bytes(path, what)
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            raise RunFileError(f"{path}: the {what} file is UTF-16 (it starts with a UTF-16 byte-order mark); "
+                               "save it as UTF-8")
+        if data.startswith(_BOM):  # Windows editors write one
+            data = data[len(_BOM):]
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise RunFileError(f"{path}:{line}: the {what} file is not UTF-8 ({exc.reason} at byte {exc.start})") \
+                from None
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        self.path, self.what, self.data = path, what, data
+        # tokens per line from the byte array: a token starts where a non-space follows a space
+        arr = np.frombuffer(data, dtype=np.uint8)
+        space = _SPACE[arr]
+        start = ~space
+        start[1:] &= space[:-1]
+        ends = np.flatnonzero(arr == 10)
+        if not data.endswith(b"\n"):
+            ends = np.append(ends, len(data))
+        before = np.searchsorted(np.flatnonzero(start), ends)  # tokens that start before each line's end
+        del arr, space, start
+        counts = np.diff(before, prepend=0)  # tokens on each line
+        tokens = data.split()
+        comment = np.zeros(len(counts), dtype=bool)
+        if b"#" in data:
+            has = np.flatnonzero(counts)
+            comment[has] = [tokens[i].startswith(b"#") for i in (before - counts)[has].tolist()]
+        data_line = (counts > 0) & ~comment
+        lines = np.flatnonzero(data_line)
+        if not lines.size:
+            raise RunFileError(f"{path}: the {what} file is empty (no data lines)")
+        width = int(counts[lines[0]])
+        errors = []  # (line, check, message): the earliest line's, a byte-order mark before the columns
+        bom = self._bom_line(lines)
+        if bom is not None:
+            errors.append((bom, 0, f"{path}:{bom + 1}: a byte-order mark (U+FEFF) inside the {what} file, not at "
+                                   "its start (files joined together?)"))
+        if width not in forms:
+            described = " or ".join(f"{n} columns '{form}'" for n, form in forms.items())
+            errors.append((lines[0], 1, f"{path}:{lines[0] + 1}: expected {described}, got {width}: "
+                                        f"{self.quote(lines[0] + 1)}"))
+        else:
+            wrong = lines[counts[lines] != width]
+            if wrong.size:
+                n = int(counts[wrong[0]])
+                mixed = " (the file mixes forms)" if n in forms else ""
+                errors.append((wrong[0], 1, f"{path}:{wrong[0] + 1}: expected {width} columns '{forms[width]}' as "
+                                            f"on line {lines[0] + 1}, got {n}{mixed}: {self.quote(wrong[0] + 1)}"))
+        # the earliest such error stands for the file, unless a line before it has an error of its own (a reader
+        # checks the rows before it first: :meth:`raise_error`)
+        self.error = min(errors)[2] if errors else None
+        if errors:
+            lines = lines[: np.searchsorted(lines, min(errors)[0])]
+        if comment.any():
+            tokens = list(compress(tokens, np.repeat(data_line, counts).tolist()))
+        if errors:
+            width = width if width in forms else next(iter(forms))  # no rows then: the error is on the first line
+            tokens = tokens[: len(lines) * width]
+        self.width, self.lines = width, lines + 1
+        self.columns = [tokens[j::width] for j in range(width)]
+
+    def raise_error(self, errors: list[tuple[int, int, str]]) -> None:
+        """Raise the error of the earliest row among ``errors`` (``(row, check, message)``, ties: the earliest
+        check), else the file's own error of form (a line after every row), if any."""
+        if errors:
+            raise RunFileError(min(errors)[2])
+        if self.error is not None:
+            raise RunFileError(self.error)
+
+    def _bom_line(self, lines: np.ndarray) -> int | None:
+        """The first data line (0-based, of ``lines``) holding a byte-order mark, which is then not the file's
+        first bytes (files joined together), or None."""
+        at = self.data.find(_BOM)
+        while at >= 0:
+            line = self.data.count(b"\n", 0, at)
+            i = np.searchsorted(lines, line)
+            if i < len(lines) and lines[i] == line:
+                return line
+            at = self.data.find(_BOM, at + 1)
+        return None
+
+    def quote(self, lineno: int) -> str:
+        """The fields of line ``lineno`` (1-based), quoted and shortened for a message."""
+        fields = self.data.split(b"\n")[lineno - 1].decode("utf-8").split()
+        return repr(shorten(" ".join(fields)))
+
+    def where(self, row: int) -> str:
+        return f"{self.path}:{self.lines[row]}"
+
+
+def _codes(column: list[bytes]) -> tuple[list[str], np.ndarray, list[bytes]]:
+    """The distinct values of ``column`` (decoded, in the order they first appear), each row's code, and the
+    distinct values as bytes.
+
+    A column whose equal values stand together (a run's documents, one after another; a single tag) is coded
+    from where the value changes, without a lookup per row.
     """
-    data = _read_bytes(path, what)
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        raise RunFileError(f"{path}: the {what} file is UTF-16 (it starts with a UTF-16 byte-order mark); "
-                           "save it as UTF-8")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise RunFileError(f"{path}:{line}: the {what} file is not UTF-8 ({exc.reason} at byte {exc.start})") \
-            from None
-    described = " or ".join(f"{n} columns '{form}'" for n, form in forms.items())
-    width, first = None, None
-    for lineno, line in enumerate(io.StringIO(text, newline=None), start=1):  # lazily; \r, \r\n and \n end lines
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        if "\ufeff" in stripped:
-            raise RunFileError(f"{path}:{lineno}: a byte-order mark (U+FEFF) inside the {what} file, "
-                               "not at its start (files joined together?)")
-        fields = stripped.split()
-        if width is None:
-            if len(fields) not in forms:
-                raise RunFileError(f"{path}:{lineno}: expected {described}, got {len(fields)}: {_quote(fields)}")
-            width, first = len(fields), lineno
-        elif len(fields) != width:
-            mixed = " (the file mixes forms)" if len(fields) in forms else ""
-            raise RunFileError(f"{path}:{lineno}: expected {width} columns '{forms[width]}' as on line {first}, got "
-                               f"{len(fields)}{mixed}: {_quote(fields)}")
-        yield lineno, fields
-    if width is None:
-        raise RunFileError(f"{path}: the {what} file is empty (no data lines)")
+    n = len(column)
+    values = np.array(column, dtype=object)
+    change = np.flatnonzero(values[1:] != values[:-1]) + 1 if n > 1 else np.zeros(0, np.int64)
+    starts = np.concatenate([[0], change]) if n else np.zeros(0, np.int64)
+    heads = values[starts].tolist() if len(starts) <= n // 2 else column  # many stretches: look each row up
+    distinct = list(dict.fromkeys(heads))
+    if len(distinct) == len(starts):  # every value in one stretch
+        codes = np.repeat(np.arange(len(starts), dtype=np.int64), np.diff(np.append(starts, n)))
+    else:
+        code = {value: i for i, value in enumerate(distinct)}
+        codes = np.fromiter(map(code.__getitem__, column), dtype=np.int64, count=n)
+    return [value.decode("utf-8") for value in distinct], codes, distinct
+
+
+def _first_unknown(column: list[bytes], distinct: list[bytes], names: list[str], known) -> int | None:
+    """The first row whose value (``names[i]`` for ``distinct[i]``) is not in ``known``."""
+    for value, name in zip(distinct, names):  # in order of first appearance: the first unknown is the earliest
+        if name not in known:
+            return column.index(value)
+    return None
+
+
+def _numbers(column: list[bytes], kind: type, pattern: re.Pattern, data: bytes
+             ) -> tuple[np.ndarray, int | None, str]:
+    """The column read as ``kind`` (int or float); the first row that is not an ASCII number (else None) and why.
+
+    ``int()`` and ``float()`` read the fields as bytes, which refuses non-ASCII digits; of what they accept beside
+    ``pattern``, an underscore (``1_0``) is looked for in ``data`` (the whole file) and then in the column, and
+    ``inf`` or ``nan`` are not finite. The reason is ``"large"`` for an integer beyond 64 bits, else ``"form"``;
+    with a bad row, the values are those of the rows before it.
+    """
+    dtype = np.int64 if kind is int else np.float64
+    if not (b"_" in data and b"_" in b"\n".join(column)):  # int() and float() read "1_0" as 10
+        try:
+            values = np.fromiter(map(kind, column), dtype=dtype, count=len(column))
+        except (ValueError, OverflowError):
+            pass
+        else:
+            bad = np.flatnonzero(~np.isfinite(values)) if kind is float else np.zeros(0, np.int64)
+            return values, (int(bad[0]) if bad.size else None), "form"
+    good: list = []
+    for row, value in enumerate(column):
+        text = value.decode("utf-8")
+        if not pattern.match(text) or (kind is float and not math.isfinite(float(text))):
+            return np.array(good, dtype=dtype), row, "form"
+        if kind is int and not -2 ** 63 <= int(text) < 2 ** 63:
+            return np.array(good, dtype=dtype), row, "large"
+        good.append(kind(text))
+    raise AssertionError("unreachable: a column that int()/float() refused has a field that refuses it")
+
+
+def _repeats(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows whose ``keys`` (a tuple of equal-length non-negative integer arrays) repeat an earlier row's, and that
+    earlier first row."""
+    n = len(keys[0])
+    if n < 2:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    combined, span = np.zeros(n, dtype=np.int64), 1
+    for key in reversed(keys):  # one integer per row when the keys' ranges allow, else a sort on each key
+        top = int(key.max()) + 1
+        if span * top >= 2 ** 62:
+            order = np.lexsort(tuple(reversed(keys)))
+            break
+        combined += key * span
+        span *= top
+    else:
+        order = np.argsort(combined, kind="stable")
+    same = np.ones(n - 1, dtype=bool)
+    for key in keys:
+        sk = key[order]
+        same &= sk[1:] == sk[:-1]
+    if not same.any():
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    same = np.concatenate([[False], same])
+    group_start = np.maximum.accumulate(np.where(same, 0, np.arange(n)))
+    repeat = np.flatnonzero(same)
+    return order[repeat], order[group_start[repeat]]
 
 
 def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -> dict[str, list[str]]:
@@ -205,7 +483,7 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
     Returns
     -------
     dict of str to list of str
-        The documents with at least one relevant label.
+        The documents with at least one relevant label, in the order their first relevant line comes.
 
     Raises
     ------
@@ -222,29 +500,82 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
     >>> read_truth(path, ["a1", "a2", "b"])
     {'d1': ['a1'], 'd2': ['b']}
     """
-    truth: dict[str, list[str]] = {}
-    first: dict[tuple[str, str], int] = {}
-    for lineno, fields in _data_lines(path, "truth", TRUTH_FORMS):
-        where = f"{path}:{lineno}"
-        if len(fields) == 2:
-            (doc, label), relevant = fields, True
+    table = _Columns(path, "truth", TRUTH_FORMS)
+    if table.width == 2:
+        doc_col, label_col = table.columns
+        relevant = None
+    else:
+        doc_col, _, label_col, rel_col = table.columns
+    doc_names, doc_codes, _ = _codes(doc_col)
+    label_names, label_codes, label_distinct = _codes(label_col)
+    errors = []
+    if table.width == 4:
+        rel, bad, why = _numbers(rel_col, int, _INTEGER, table.data)
+        if bad is not None:
+            errors.append((bad, 0, f"{table.where(bad)}: relevance {shorten(rel_col[bad].decode())!r} is not an "
+                                   + ("integer (ASCII digits)" if why == "form" else "integer below 2**63")))
         else:
-            doc, _, label, rel_text = fields
-            rel = parse_int(rel_text)
-            if rel is None:
-                raise RunFileError(f"{where}: relevance {shorten(rel_text)!r} is not an integer (ASCII digits)")
             relevant = rel >= 1
-        if labels is not None and label not in labels:
-            raise RunFileError(f"{where}: unknown label {shorten(label)!r} (not in the tree)")
-        if (doc, label) in first:
-            raise RunFileError(f"{where}: duplicate line for document {shorten(doc)!r}, label {shorten(label)!r} "
-                               f"(first on line {first[doc, label]})")
-        first[doc, label] = lineno
-        if relevant:
-            truth.setdefault(doc, []).append(label)
+    if labels is not None:
+        bad = _first_unknown(label_col, label_distinct, label_names, labels)
+        if bad is not None:
+            errors.append((bad, 1, f"{table.where(bad)}: unknown label {shorten(label_names[label_codes[bad]])!r} "
+                                   "(not in the tree)"))
+    again, first = _repeats((doc_codes, label_codes))
+    if again.size:
+        row = int(again.argmin())
+        r, f = int(again[row]), int(first[row])
+        errors.append((r, 2, f"{table.where(r)}: duplicate line for document {shorten(doc_names[doc_codes[r]])!r}, "
+                             f"label {shorten(label_names[label_codes[r]])!r} (first on line {table.lines[f]})"))
+    table.raise_error(errors)
+    truth: dict[str, list[str]] = {}
+    keep = range(len(doc_col)) if relevant is None else np.flatnonzero(relevant).tolist()
+    docs, labs = doc_codes.tolist(), label_codes.tolist()
+    for row in keep:
+        truth.setdefault(doc_names[docs[row]], []).append(label_names[labs[row]])
     if not truth:
         raise RunFileError(f"{path}: the truth file judges no label relevant")
     return truth
+
+
+def _ranked_order(group: np.ndarray, rank: np.ndarray, score: np.ndarray, label_key: np.ndarray, by_rank: bool
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The rows in ranked order within each ``group`` (groups in increasing order), and the groups in which, by
+    rank, a label comes above another of higher score.
+
+    By rank: rank ascending, equal ranks by score descending, then the file's order. By score (trec_eval): score
+    descending, ties by ``label_key`` descending (the labels' UTF-8 bytes in sorted order); the rank column is
+    ignored.
+    """
+    by_rank_order = _sorted_within(group, (-score, rank), lambda: (rank[1:] > rank[:-1]) | (rank[1:] == rank[:-1])
+                                   & (score[1:] <= score[:-1]))
+    g, s = group[by_rank_order], score[by_rank_order]
+    disagree = np.unique(g[1:][(g[1:] == g[:-1]) & (s[1:] > s[:-1])])
+    if by_rank:
+        return by_rank_order, disagree
+    return _sorted_within(group, (-label_key, -score), lambda: (score[1:] < score[:-1]) | (score[1:] == score[:-1])
+                          & (label_key[1:] < label_key[:-1])), disagree
+
+
+def _sorted_within(group: np.ndarray, keys: tuple[np.ndarray, ...], in_order) -> np.ndarray:
+    """The stable sort of the rows by ``group``, then ``keys`` (``np.lexsort`` order: the last key first).
+
+    ``in_order()`` tells for each pair of neighbouring rows whether the second may follow the first. Where the
+    groups stand in increasing order, only the groups with a pair out of order are sorted (most runs are written
+    in ranked order already); elsewhere the rows keep their places, as a stable sort would leave them.
+    """
+    n = len(group)
+    order = np.arange(n)
+    if n < 2:
+        return order
+    step = group[1:] - group[:-1]
+    if (step < 0).any():
+        return np.lexsort((*keys, group))
+    wrong = np.flatnonzero((step == 0) & ~in_order())
+    if wrong.size:
+        rows = np.flatnonzero(np.isin(group, group[wrong]))
+        order[rows] = rows[np.lexsort(tuple(k[rows] for k in keys) + (group[rows],))]
+    return order
 
 
 def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, docs: Collection[str] = (),
@@ -291,46 +622,89 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
     by_rank = order == "rank"
-    # one string object per label and per document, however many lines name it (a run may have millions)
-    label_of = {lab: lab for lab in labels} if labels is not None else None
-    doc_of = {doc: doc for doc in docs}
-    runs: dict[str, dict[str, list[tuple[int, str, float, int]]]] = {}
-    name, seen = str(path), {}
-    for lineno, fields in _data_lines(path, "run", RUN_FORMS):
-        if len(fields) == 4:
-            doc_text, label_text, rank_text, score_text = fields
-        else:
-            doc_text, _, label_text, rank_text, score_text, name = fields
-        if label_of is None:  # no tree: every label, one string object per label
-            label = seen.setdefault(label_text, label_text)
-        else:
-            label = label_of.get(label_text)
-            if label is None:
-                raise RunFileError(f"{path}:{lineno}: unknown label {shorten(label_text)!r} (not in the tree)")
-        doc = doc_of.get(doc_text)
-        if doc is None:
-            raise RunFileError(f"{path}:{lineno}: document {shorten(doc_text)!r} is not in the truth file")
-        rank = parse_int(rank_text)
-        if rank is None or (by_rank and rank < 1):
-            kind = "a positive integer" if by_rank else "an integer"
-            raise RunFileError(f"{path}:{lineno}: rank {shorten(rank_text)!r} is not {kind} (ASCII digits)")
-        score = parse_decimal(score_text)
-        if score is None:
-            raise RunFileError(f"{path}:{lineno}: score {shorten(score_text)!r} is not a finite number "
-                               "(ASCII decimal)")
-        runs.setdefault(name, {}).setdefault(doc, []).append((rank, label, score, lineno))
-    for rows in runs.values():
-        _check_duplicates(path, rows, by_rank)
-    return {name: ordered_run(rows, order) for name, rows in runs.items()}
+    table = _Columns(path, "run", RUN_FORMS)
+    if table.width == 4:
+        doc_col, label_col, rank_col, score_col = table.columns
+        run_names, run_codes = [str(path)], np.zeros(len(doc_col), dtype=np.int64)
+    else:
+        doc_col, _, label_col, rank_col, score_col, tag_col = table.columns
+        run_names, run_codes, _ = _codes(tag_col)
+    doc_names, doc_codes, doc_distinct = _codes(doc_col)
+    label_names, label_codes, label_distinct = _codes(label_col)
+    errors = []
+    if labels is not None:
+        bad = _first_unknown(label_col, label_distinct, label_names, labels)
+        if bad is not None:
+            errors.append((bad, 0, f"{table.where(bad)}: unknown label {shorten(label_names[label_codes[bad]])!r} "
+                                   "(not in the tree)"))
+    bad = _first_unknown(doc_col, doc_distinct, doc_names, docs if isinstance(docs, (set, dict)) else set(docs))
+    if bad is not None:
+        errors.append((bad, 1, f"{table.where(bad)}: document {shorten(doc_names[doc_codes[bad]])!r} is not in the "
+                               "truth file"))
+    rank, bad, why = _numbers(rank_col, int, _INTEGER, table.data)
+    below = np.flatnonzero(rank < 1) if by_rank else []
+    if len(below):  # before any bad row (rank holds the rows before it)
+        bad, why = int(below[0]), "form"
+    if bad is not None:
+        kind = "a positive integer" if by_rank else "an integer"
+        errors.append((bad, 2, f"{table.where(bad)}: rank {shorten(rank_col[bad].decode())!r} is not {kind} "
+                               + ("(ASCII digits)" if why == "form" else "below 2**63")))
+    score, bad, _ = _numbers(score_col, float, _DECIMAL, table.data)
+    if bad is not None:
+        errors.append((bad, 3, f"{table.where(bad)}: score {shorten(score_col[bad].decode())!r} is not a finite "
+                               "number (ASCII decimal)"))
+    table.raise_error(errors)
+    _check_repeats(table, run_codes, doc_codes, label_codes, rank if by_rank else None, doc_names, label_names)
+    # a run's documents in the order they first appear in it
+    pair = run_codes * len(doc_names) + doc_codes
+    distinct_pairs, first_row, group = np.unique(pair, return_index=True, return_inverse=True)
+    group = np.argsort(np.lexsort((first_row, distinct_pairs // len(doc_names))))[group.ravel()]
+    label_key = np.argsort(np.argsort(np.array(label_distinct, dtype=object)))  # bytes order: trec_eval's
+    rows, disagree = _ranked_order(group, rank, score, label_key[label_codes], by_rank)
+    group_run = np.empty(len(distinct_pairs), dtype=np.int64)
+    group_doc = np.empty(len(distinct_pairs), dtype=np.int64)
+    group_run[group], group_doc[group] = run_codes, doc_codes
+    sizes = np.bincount(group, minlength=len(distinct_pairs))
+    disagree_run = np.bincount(group_run[disagree], minlength=len(run_names))
+    runs = {}
+    ends = np.cumsum(sizes)
+    run_groups = np.searchsorted(group_run, np.arange(len(run_names) + 1))  # groups are ordered by run
+    for r, name in enumerate(run_names):
+        g0, g1 = run_groups[r], run_groups[r + 1]
+        r0 = ends[g0 - 1] if g0 else 0
+        offsets = np.concatenate([[0], ends[g0:g1] - r0])
+        picked = rows[r0: ends[g1 - 1]] if g1 > g0 else rows[:0]
+        runs[name] = Run.from_columns([doc_names[d] for d in group_doc[g0:g1].tolist()], label_names, offsets,
+                                      label_codes[picked], score[picked], int(disagree_run[r]))
+    return runs
 
 
-def ordered_run(rows: Mapping[str, list[tuple]], order: str = "rank") -> Run:
+def _check_repeats(table: _Columns, run_codes, doc_codes, label_codes, rank, doc_names, label_names) -> None:
+    """RunFileError for the first run (in the order of its tag) that repeats a document's label, or its rank when
+    ``rank`` is given; the message names the earliest such line of that run (a label before a rank on one line)."""
+    found = []
+    for check, column in enumerate((label_codes, rank)):
+        if column is None:
+            continue
+        again, first = _repeats((run_codes, doc_codes, column))
+        for a, f in zip(again.tolist(), first.tolist()):
+            found.append((run_codes[a], a, check, f))
+    if not found:
+        return
+    _, r, check, f = min(found)
+    doc = repr(shorten(doc_names[doc_codes[r]]))
+    text = (f"line for document {doc}, label {shorten(label_names[label_codes[r]])!r}" if check == 0
+            else f"rank {rank[r]} for document {doc}")
+    raise RunFileError(f"{table.where(r)}: duplicate {text} (first on line {table.lines[f]})")
+
+
+def ordered_run(rows: Mapping[str, Sequence[tuple]], order: str = "rank") -> Run:
     """A :class:`Run` from each document's ``(rank, label, score, ...)`` items, ordered as ``order`` says.
 
     Parameters
     ----------
-    rows : mapping of str to list of tuple
-        ``{doc: [(rank, label, score, ...), ...]}``; further fields (a line number) are ignored. Sorted in place.
+    rows : mapping of str to sequence of tuple
+        ``{doc: [(rank, label, score, ...), ...]}``; further fields (a line number) are ignored.
     order : {"rank", "score"}
         By rank (equal ranks by score descending), or as trec_eval: score descending, ties by label descending.
 
@@ -348,17 +722,19 @@ def ordered_run(rows: Mapping[str, list[tuple]], order: str = "rank") -> Run:
     """
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
-    by_rank = order == "rank"
-    ranking, scores, disagree = {}, {}, 0
-    for doc, items in rows.items():
-        items.sort(key=lambda item: (item[0], -item[2]))  # by rank; equal ranks (order="score" only): by score
-        by_rank_scores = [item[2] for item in items]
-        disagree += any(b > a for a, b in zip(by_rank_scores, by_rank_scores[1:]))
-        if not by_rank:  # trec_eval: score descending, then label descending
-            items.sort(key=lambda item: (item[2], item[1].encode("utf-8")), reverse=True)
-        ranking[doc] = [item[1] for item in items]
-        scores[doc] = by_rank_scores if by_rank else [item[2] for item in items]
-    return Run(ranking=ranking, scores=scores, disagree=disagree)
+    docs = list(rows)
+    sizes = [len(rows[doc]) for doc in docs]
+    items = [item for doc in docs for item in rows[doc]]
+    group = np.repeat(np.arange(len(docs), dtype=np.int64), sizes)
+    rank = np.array([item[0] for item in items], dtype=np.int64)
+    score = np.array([item[2] for item in items], dtype=np.float64)
+    labels: dict[str, int] = {}
+    codes = np.array([labels.setdefault(item[1], len(labels)) for item in items], dtype=np.int64)
+    names = list(labels)
+    label_key = np.argsort(np.argsort(np.array([name.encode("utf-8") for name in names], dtype=object)))
+    picked, disagree = _ranked_order(group, rank, score, label_key[codes] if len(codes) else codes, order == "rank")
+    offsets = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)])
+    return Run.from_columns(docs, names, offsets, codes[picked], score[picked], len(disagree))
 
 
 def read_run(path: str | os.PathLike, labels: Collection[str] | None, docs: Collection[str],
@@ -385,30 +761,7 @@ def read_run(path: str | os.PathLike, labels: Collection[str] | None, docs: Coll
     return next(iter(runs.values()))
 
 
-def _check_duplicates(path, rows: Mapping[str, list[tuple[int, str, float, int]]], by_rank: bool) -> None:
-    """RunFileError for the first line (in file order) that repeats a document's label, or its rank under ``by_rank``."""
-    worst: tuple[int, str] | None = None
-    for doc, items in rows.items():
-        for column, what in ((1, "line for document {doc}, label {value}"), (0, "rank {value} for document {doc}")):
-            if column == 0 and not by_rank:
-                continue
-            values = [item[column] for item in items]
-            if len(set(values)) == len(values):
-                continue
-            first: dict[Any, int] = {}
-            for item in items:  # items are in file order here
-                value, lineno = item[column], item[3]
-                if value in first:
-                    if worst is None or lineno < worst[0]:
-                        shown = shorten(value) if isinstance(value, str) else value
-                        text = what.format(doc=repr(shorten(doc)), value=repr(shown) if column else shown)
-                        worst = (lineno, f"{path}:{lineno}: duplicate {text} (first on line {first[value]})")
-                    break
-                first[value] = lineno
-    if worst is not None:
-        raise RunFileError(worst[1])
-
-
+# ------------------------------------------------------------------------------------------------ writing
 def write_truth(path: str | os.PathLike, truth: Mapping[str, Sequence[str]], trec: bool = False) -> None:
     """Write ``{doc: labels}`` as a truth file: lines ``doc label``, or TREC qrels ``doc 0 label 1``.
 

@@ -3,20 +3,39 @@
 Each submodule holds one family of measures; this package re-exports their public names.
 """
 
-from labelrank.metrics.clustering import (  # noqa: F401
-    aligned_table, check_contingency, class_weighted_f_measure, clustering_accuracy, contingency_table, f_table, greedy_f_measure,
-    greedy_matching, matched_f_measure, precision_table, recall_table, retrieval_scores,
-)
-from labelrank.metrics.ranking import (  # noqa: F401
-    TIE_RULES, average_precision, coverage, ndcg, one_error, rank_labels, ranking_loss,
-)
-from labelrank.metrics.decision import f_measure, hamming_loss, harmonic_f, macro_f1, micro_f1  # noqa: F401
-from labelrank.metrics.suite import METRICS, MetricInfo, evaluate  # noqa: F401
-from labelrank.metrics import significance  # noqa: F401
-from labelrank.metrics.hierarchical import hierarchical_prf, lca_prf  # noqa: F401
-from labelrank.metrics.cost_precision import (  # noqa: F401  (eq. 3's function stays in its module, same name)
-    CostScorer, a_precision, r_precision, set_f_measure, set_precision, set_recall,
-)
+import importlib
+
+# Each name is imported from its submodule when first used, so that importing one measure (``labelrank score``
+# needs cost_precision alone) does not load scipy.stats for the significance tests or the clustering measures.
+_SUBMODULE = {
+    **dict.fromkeys(["aligned_table", "check_contingency", "class_weighted_f_measure", "clustering_accuracy",
+                     "contingency_table", "f_table", "greedy_f_measure", "greedy_matching", "matched_f_measure",
+                     "precision_table", "recall_table", "retrieval_scores"], "clustering"),
+    **dict.fromkeys(["TIE_RULES", "average_precision", "coverage", "ndcg", "one_error", "rank_labels",
+                     "ranking_loss"], "ranking"),
+    **dict.fromkeys(["f_measure", "hamming_loss", "harmonic_f", "macro_f1", "micro_f1"], "decision"),
+    **dict.fromkeys(["METRICS", "MetricInfo", "evaluate"], "suite"),
+    **dict.fromkeys(["hierarchical_prf", "lca_prf"], "hierarchical"),
+    **dict.fromkeys(["CostScorer", "a_precision", "r_precision", "set_f_measure", "set_precision", "set_recall"],
+                    "cost_precision"),
+}
+_SUBMODULES = ("clustering", "ranking", "decision", "suite", "significance", "hierarchical", "cost_precision")
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULE:
+        value = getattr(importlib.import_module(f"labelrank.metrics.{_SUBMODULE[name]}"), name)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f"labelrank.metrics.{name}")
+    else:
+        raise AttributeError(f"module 'labelrank.metrics' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_SUBMODULE, *_SUBMODULES])
+
 
 __all__ = [
     # ranking metrics

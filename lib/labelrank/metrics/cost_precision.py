@@ -61,7 +61,6 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linear_sum_assignment
 
 from labelrank._validation import (
     _describe, check_choice, check_label_matrix, check_positive_int, check_score_matrix,
@@ -93,6 +92,8 @@ VARIANTS: tuple[str, ...] = ("binary", "high", "low")
 LOW_RULES: tuple[str, ...] = ("best", "matching")
 RECALL_RULES: tuple[str, ...] = ("symmetric", "binary")
 MEASURES: tuple[str, ...] = ("A-Precision", "R-Precision", "F-measure")
+#: The cells of one (document, listed label, true label) array that :meth:`CostScorer.score` works on at once.
+BLOCK_CELLS = 2 ** 17
 
 
 # ------------------------------------------------------------------------------------------------- validation
@@ -174,6 +175,8 @@ def _missed_credit(W: np.ndarray, wrong: np.ndarray, missed: np.ndarray, low_rul
     if sub.size == 0:
         return 0.0
     if low_rule == "matching":
+        from scipy.optimize import linear_sum_assignment  # lazy: scoring without matchings needs no scipy
+
         rows, cols = linear_sum_assignment(sub, maximize=True)
         return float(sub[rows, cols].sum())
     return float(sub.max(axis=axis).sum())
@@ -652,14 +655,11 @@ class CostScorer:
         else:
             if isinstance(lists, (str, bytes)) or not isinstance(lists, Sequence):
                 raise TypeError(f"{name} must be a sequence of label lists or a 2-D int array, got {_describe(lists)}")
-            rows = []
-            for d, row in enumerate(lists):
-                row = _check_labels(row, f"{name}[{d}]", known=self._index, allow_empty=True)
-                rows.append([self._index[lab] for lab in row])
-            width = max([len(r) for r in rows] + [1])
-            arr = np.full((len(rows), width), -1, dtype=np.int64)
-            for d, r in enumerate(rows):
-                arr[d, : len(r)] = r
+            arr = self._encode_lists(lists)
+            if arr is None:  # some list is not one of distinct known labels: say which
+                for d, row in enumerate(lists):
+                    _check_labels(row, f"{name}[{d}]", known=self._index, allow_empty=True)
+                raise AssertionError("unreachable: _encode_lists refused lists that _check_labels accepts")
             return arr
         valid = arr >= 0
         if arr.shape[1] > 1 and np.any(valid[:, 1:] & ~valid[:, :-1]):
@@ -670,6 +670,28 @@ class CostScorer:
         if dup.any():
             d = int(np.flatnonzero(dup.any(axis=1))[0])
             raise ValueError(f"{name}[{d}] lists a label more than once: {arr[d].tolist()}")
+        return arr
+
+    def _encode_lists(self, lists: Sequence[Any]) -> np.ndarray | None:
+        """Label lists as a padded integer array at once, or None when a list is not a collection of distinct
+        labels (str) that the scorer knows (:meth:`encode` then names the first such list)."""
+        if any(isinstance(row, (str, bytes)) or not isinstance(row, Collection) for row in lists):
+            return None
+        lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        flat = [lab for row in lists for lab in row]
+        try:
+            get = self._index.get
+            codes = np.fromiter((get(lab, -1) for lab in flat), dtype=np.int64, count=len(flat))
+        except TypeError:  # an unhashable label
+            return None
+        if (codes < 0).any():
+            return None
+        arr = np.full((len(lists), max(int(lengths.max(initial=0)), 1)), -1, dtype=np.int64)
+        rows = np.repeat(np.arange(len(lists)), lengths)
+        arr[rows, np.arange(len(flat)) - np.repeat(np.cumsum(lengths) - lengths, lengths)] = codes
+        srt = np.sort(arr, axis=1)
+        if ((srt[:, 1:] == srt[:, :-1]) & (srt[:, 1:] >= 0)).any():
+            return None
         return arr
 
     # ------------------------------------------------------------------------------------------ the kernel
@@ -752,7 +774,7 @@ class CostScorer:
         low_rule: LowRule = "best",
         per_document: bool = False,
         index: Sequence[Any] | None = None,
-        block: int = 256,
+        block: int | None = None,
     ) -> pd.DataFrame:
         """Score documents: A-/R-Precision of ``ranking`` and F-measure of ``assigned``, in the three variants.
 
@@ -774,8 +796,9 @@ class CostScorer:
             Return one row per document instead of the means over documents.
         index : sequence, optional
             Row labels of the per-document result (document ids).
-        block : int
-            Documents processed at once (memory grows with ``block * cutoff * max |truth|``).
+        block : int, optional
+            Documents processed at once (memory grows with ``block * cutoff * max |truth|``); by default as many
+            as keep each of the block's arrays of (document, listed label, true label) near :data:`BLOCK_CELLS`.
 
         Returns
         -------
@@ -786,7 +809,8 @@ class CostScorer:
         check_choice(recall, "recall", RECALL_RULES)
         check_choice(low_rule, "low_rule", LOW_RULES)
         cutoff = check_positive_int(cutoff, "cutoff")
-        block = check_positive_int(block, "block")
+        if block is not None:
+            block = check_positive_int(block, "block")
         if ranking is None and assigned is None:
             raise ValueError("score needs ranking=, assigned= or both, got neither")
         T = self.encode(truth, "truth")
@@ -797,6 +821,9 @@ class CostScorer:
                 raise ValueError(f"{name} must have one row per document of truth ({T.shape[0]}), got {arr.shape[0]}")
         if index is not None and len(index) != T.shape[0]:
             raise ValueError(f"index must have one entry per document ({T.shape[0]}), got {len(index)}")
+        if block is None:
+            widest = max(1, *(arr.shape[1] for arr in (L, A) if arr is not None))
+            block = max(64, BLOCK_CELLS // (widest * T.shape[1]))
         if low_rule == "matching":
             result = self._score_matching(T, L, A, cutoff, recall)
         else:

@@ -42,7 +42,6 @@ from collections.abc import Collection, Sequence
 from typing import Any, Literal
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from labelrank._validation import _describe, check_choice
 from labelrank.cost import _common_prefix
@@ -180,6 +179,8 @@ def _edge_cover(cost: np.ndarray) -> list[tuple[int, int]]:
     """
     row_min, col_min = cost.min(axis=1), cost.min(axis=0)
     gain = row_min[:, None] + col_min[None, :] - cost
+    from scipy.optimize import linear_sum_assignment  # lazy: scoring without matchings needs no scipy
+
     rows, cols = linear_sum_assignment(np.maximum(gain, 0.0), maximize=True)
     pairs = [(int(i), int(j)) for i, j in zip(rows, cols) if gain[i, j] > 0]
     covered_rows, covered_cols = {i for i, _ in pairs}, {j for _, j in pairs}

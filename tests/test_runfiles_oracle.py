@@ -1,0 +1,143 @@
+"""``labelrank.runfiles`` (a file read at once, column by column) against ``tests/linereader.py`` (the same rules
+applied one line at a time): on random files, good and bad, the same truths, the same runs in the same order, the
+same disagreement counts, and the same message for the same first error."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import linereader
+from labelrank import runfiles
+
+LABELS = ["A", "B", "AA", "AB", "B-1", "b", "\u00e9t\u00e9", "C#"]
+DOCS = ["d1", "d2", "d3", "#d4"]
+BAD_RANKS = ["0", "-1", "1_0", "x", "\u0661", "1.5", "+2"]
+BAD_SCORES = ["nan", "inf", "1e999", "0_5", ".5", "1.", "-0", "+.5e-3", "1e", "0x10", "\u0661"]
+
+
+def _line(rng: random.Random, fields: list[str]) -> str:
+    sep = [rng.choice([" ", "  ", "\t", " \t"]) for _ in fields]
+    text = "".join(f + s for f, s in zip(fields, sep)).rstrip(" \t")
+    return rng.choice(["", " ", "\t"]) + text + rng.choice(["", " "])
+
+
+def _noise(rng: random.Random, lines: list[str], other: str) -> list[str]:
+    """Comments and blank lines between the data lines; now and then one line of another form or a stray mark."""
+    out = []
+    for line in lines:
+        if rng.random() < 0.1:
+            out.append(rng.choice(["", "# a comment", "   ", "#"]))
+        out.append(line)
+    if out and rng.random() < 0.05:
+        out.insert(rng.randrange(len(out)), "\ufeff" + out[rng.randrange(len(out))])
+    if out and rng.random() < 0.05:
+        out.insert(rng.randrange(len(out)), rng.choice(["d1 AA 1", other]))
+    return out
+
+
+def _join(rng: random.Random, lines: list[str]) -> bytes:
+    end = rng.choice(["\n", "\n", "\r\n", "\r"])
+    text = end.join(lines) + (end if rng.random() < 0.8 else "")
+    data = text.encode("utf-8")
+    if rng.random() < 0.1:
+        data = runfiles.codecs.BOM_UTF8 + data
+    return data
+
+
+def random_truth(rng: random.Random) -> bytes:
+    trec = rng.random() < 0.5
+    lines = []
+    for _ in range(rng.randrange(0, 9)):
+        doc, label = rng.choice(DOCS[:3]), rng.choice(LABELS + ["ZZ"] * (rng.random() < 0.05))
+        if trec:
+            rel = rng.choice(["1", "0", "2", "-1"] + (["yes", "1_0"] if rng.random() < 0.05 else []))
+            lines.append(_line(rng, [doc, "0", label, rel]))
+        else:
+            lines.append(_line(rng, [doc, label]))
+    if rng.random() < 0.5:
+        lines.sort(key=lambda line: line.split()[0])
+    return _join(rng, _noise(rng, lines, "d1 AA" if trec else "d1 0 AA 1"))
+
+
+def random_run(rng: random.Random) -> bytes:
+    trec = rng.random() < 0.6
+    lines = []
+    for _ in range(rng.randrange(0, 12)):
+        doc = rng.choice(DOCS[:3] + ["d9"] * (rng.random() < 0.05))
+        label = rng.choice(LABELS + ["ZZ"] * (rng.random() < 0.05))
+        rank = str(rng.randrange(1, 6)) if rng.random() > 0.04 else rng.choice(BAD_RANKS)
+        score = str(rng.choice([0.1, 0.5, 0.5, 0.9, 0.25, 1.0])) if rng.random() > 0.04 else rng.choice(BAD_SCORES)
+        fields = [doc, "Q0", label, rank, score, rng.choice(["runA", "runB"])] if trec else [doc, label, rank, score]
+        lines.append(_line(rng, fields))
+    if rng.random() < 0.5:  # each document's lines together, as most runs are written
+        lines.sort(key=lambda line: line.split()[0])
+    return _join(rng, _noise(rng, lines, "d1 AA 1 0.5" if trec else "d1 Q0 AA 1 0.5 runA"))
+
+
+def outcome(read, *args):
+    """What a reader gives: its result, or the message of the error it raises."""
+    try:
+        return "ok", read(*args)
+    except (runfiles.RunFileError, linereader.RunFileError) as exc:
+        return "error", str(exc)
+
+
+def as_plain(runs) -> list:
+    return [(name, run.ranking, run.scores, run.disagree) for name, run in runs.items()]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_truth_files_read_alike(tmp_path, seed):
+    rng = random.Random(seed)
+    path = tmp_path / "truth.txt"
+    path.write_bytes(random_truth(rng))
+    labels = None if rng.random() < 0.3 else set(LABELS)
+    ours, theirs = outcome(runfiles.read_truth, path, labels), outcome(linereader.read_truth, path, labels)
+    assert ours[0] == theirs[0], (ours, theirs, path.read_bytes())
+    if ours[0] == "ok":
+        assert list(ours[1].items()) == list(theirs[1].items())
+    else:
+        assert ours[1] == theirs[1], path.read_bytes()
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_run_files_read_alike(tmp_path, seed):
+    rng = random.Random(1000 + seed)
+    path = tmp_path / "run.txt"
+    path.write_bytes(random_run(rng))
+    labels = None if rng.random() < 0.3 else set(LABELS)
+    order = rng.choice(runfiles.ORDERS)
+    docs = set(DOCS[:3])
+    ours = outcome(runfiles.read_runs, path, labels, docs, order)
+    theirs = outcome(linereader.read_runs, path, labels, docs, order)
+    assert ours[0] == theirs[0], (ours, theirs, path.read_bytes())
+    if ours[0] == "ok":
+        assert as_plain(ours[1]) == as_plain(theirs[1]), path.read_bytes()
+    else:
+        assert ours[1] == theirs[1], path.read_bytes()
+
+
+def test_the_random_files_reach_every_kind_of_outcome(tmp_path):
+    """The generators make good files and every kind of error, so the comparisons above compare something."""
+    messages = []
+    for seed in range(400):
+        rng = random.Random(1000 + seed)
+        path = tmp_path / "run.txt"
+        path.write_bytes(random_run(rng))
+        messages.append(outcome(runfiles.read_runs, path, set(LABELS), set(DOCS[:3]), "rank")[1])
+    text = " ".join(m for m in messages if isinstance(m, str))
+    for phrase in ("unknown label", "is not in the truth file", "is not a positive integer", "is not a finite number",
+                   "duplicate line", "duplicate rank", "the file mixes forms", "byte-order mark", "empty"):
+        assert phrase in text, phrase
+    assert sum(not isinstance(m, str) for m in messages) > 100
+    assert any(not isinstance(m, str) and m and any(r.disagree for r in m.values()) for m in messages)
+
+
+def test_a_rank_beyond_64_bits_is_named(tmp_path):
+    """The line reader takes any integer; the column reader holds ranks in 64 bits and says so."""
+    (tmp_path / "run.txt").write_text("d1 A 1 0.5\nd1 B 99999999999999999999 0.4\n")
+    with pytest.raises(runfiles.RunFileError, match=r"run.txt:2: rank '99999999999999999999' is not a positive "
+                                                    r"integer below 2\*\*63"):
+        runfiles.read_runs(tmp_path / "run.txt", None, {"d1"})
