@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from labelrank import cli
 from labelrank.cli import UsageError, read_run, read_truth, write_run, write_truth
@@ -379,3 +381,26 @@ def test_measures_add_the_hierarchical_f_of_the_assigned_set(tmp_path):
     out = subprocess.run([sys.executable, "-m", "labelrank.cli", "score", "--tree", "t", "--truth", "t", "--run", "r",
                           "--measures", "F1"], capture_output=True, text=True)
     assert out.returncode == 2 and "invalid choice: 'F1'" in out.stderr
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_text_table_is_what_pandas_prints(data):
+    """cli.text_table (the command line's tables, without pandas) against DataFrame.to_string on random tables:
+    labels of any width, negative numbers, NaN cells with either representation (a column of NaN only, which the
+    command line never prints, is left out)."""
+    import pandas as pd
+
+    from labelrank.cli import text_table
+
+    word = st.text(alphabet="abcAB-._()1 ", min_size=1, max_size=14).map(lambda w: w.strip() or "x")
+    n_rows, n_cols = data.draw(st.integers(1, 5)), data.draw(st.integers(1, 5))
+    index = data.draw(st.lists(word, min_size=n_rows, max_size=n_rows, unique=True))
+    columns = data.draw(st.lists(word, min_size=n_cols, max_size=n_cols, unique=True))
+    number = st.one_of(st.floats(0, 1), st.floats(-1, 1), st.just(float("nan")))
+    rows = [[data.draw(number) for _ in columns] for _ in index]
+    assume(all(any(row[j] == row[j] for row in rows) for j in range(n_cols)))
+    na_rep = data.draw(st.sampled_from(["", "NaN"]))
+    frame = pd.DataFrame(rows, index=index, columns=columns)
+    assert text_table(index, columns, rows, na_rep) == frame.to_string(na_rep=na_rep,
+                                                                       float_format=lambda x: f"{x:.4f}")

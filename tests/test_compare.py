@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labelrank import comparison
+from labelrank.cli import main
 from labelrank.evaluation import evaluate
 from labelrank.metrics.significance import adjust, paired_sign_test, randomization_test, sign_test
 from labelrank.runfiles import write_run, write_truth
@@ -116,6 +117,36 @@ def test_the_cli_prints_what_compare_computes(tmp_path):
     table = subprocess.run(argv[:-2], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert table.returncode == 0 and "paired tests against the baseline" in table.stdout
     assert "Kendall's tau between the runs' rankings" in table.stdout
+
+
+def test_the_trec_format_carries_the_same_numbers(tmp_path, capsys):
+    """``--format trec``: each run's means and adjusted p-values, then the taus, as json gives them (four decimals);
+    ``--top 1`` scores the assigned set of the best-ranked label, as ``compare(top=1)`` does."""
+    runs_case(tmp_path, seed=5)
+    argv = ["compare", "--tree", str(TREE), "--truth", str(tmp_path / "qrels"), "--run", str(tmp_path / "runs.trec"),
+            "--permutations", "199", "--bootstrap", "50", "--top", "1"]
+    assert main([*argv, "--format", "trec"]) == 0
+    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert all(len(fields) == 3 and fields[1] == "all" for fields in lines)
+    result = comparison.compare(tmp_path / "qrels", [tmp_path / "runs.trec"], TREE, ["binary", "BDM-High", "BDM-Low"],
+                                n_permutations=199, n_boot=50, top=1)
+    blocks, current = {}, None
+    for measure, _, value in lines:
+        if measure == "runid":
+            current = blocks.setdefault(value, {})
+        else:
+            current[measure] = value
+    assert list(blocks) == [*result.means.index, "kendall_tau"]
+    for run, row in result.means.iterrows():
+        assert {m: float(blocks[run][m]) for m in row.index} == pytest.approx(row.to_dict(), abs=5e-5)
+    for (measure, run), row in result.tests.iterrows():
+        assert blocks[run][f"{measure}.baseline"] == row["baseline"]
+        assert float(blocks[run][f"{measure}.p_sign"]) == pytest.approx(row["p_sign_adjusted"], abs=5e-5)
+    for (measure, family, versus), row in result.taus.iterrows():
+        assert float(blocks["kendall_tau"][f"{measure}_{family}~{versus}"]) == pytest.approx(row["tau"], abs=5e-5)
+    top1 = comparison.compare(tmp_path / "qrels", [tmp_path / "runs.trec"], TREE, n_permutations=9, n_boot=5, top=1)
+    threshold = comparison.compare(tmp_path / "qrels", [tmp_path / "runs.trec"], TREE, n_permutations=9, n_boot=5)
+    assert not top1.means["F_binary"].equals(threshold.means["F_binary"])  # --top changes the assigned sets
 
 
 @pytest.mark.parametrize("extra, message", [

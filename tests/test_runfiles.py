@@ -216,3 +216,23 @@ def test_every_format_prints_the_same_numbers(tmp_path):
              for r in rows[:3]}
     assert first["p1"]["AP.BDM-High"] == round(from_csv["first", "p1", "AP_BDM-High"], 4)
     assert first["all"]["F.LCA-F"] == round(from_csv["first", "all", "F_LCA-F"], 4)
+
+
+def test_a_runs_label_matrix_keeps_what_is_asked():
+    """Run.label_matrix: the ranked labels of the asked documents as codes, cut by width, threshold or top."""
+    from labelrank.runfiles import Run
+
+    run = Run({"d1": ["a", "b", "c"], "d2": ["c"]}, {"d1": [0.9, 0.4, 0.7], "d2": [0.2]})
+    index = {"a": 0, "b": 1, "c": 2}
+    np.testing.assert_array_equal(run.label_matrix(["d2", "d9", "d1"], index),
+                                  [[2, -1, -1], [-1, -1, -1], [0, 1, 2]])
+    np.testing.assert_array_equal(run.label_matrix(["d1", "d2"], index, width=2), [[0, 1], [2, -1]])
+    np.testing.assert_array_equal(run.label_matrix(["d1", "d2"], index, threshold=0.5), [[0, 2], [-1, -1]])
+    np.testing.assert_array_equal(run.label_matrix(["d1", "d2"], index, top=1), [[0], [2]])
+    assert run.label_matrix(["d9"], index).shape == (1, 1)
+    with pytest.raises(ValueError, match="label 'c' has no index"):
+        run.label_matrix(["d1"], {"a": 0, "b": 1})
+    assert len(run) == 2 and "d2" in run and "d9" not in run
+    assert run == Run(run.ranking, run.scores) and run != Run({"d1": ["a"]}, {"d1": [0.9]})
+    with pytest.raises(ValueError, match="as many scores as labels"):
+        Run({"d1": ["a", "b"]}, {"d1": [0.9]})

@@ -18,7 +18,7 @@ BAD_SCORES = ["nan", "inf", "1e999", "0_5", ".5", "1.", "-0", "+.5e-3", "1e", "0
 
 
 def _line(rng: random.Random, fields: list[str]) -> str:
-    sep = [rng.choice([" ", "  ", "\t", " \t"]) for _ in fields]
+    sep = [rng.choice([" "] * 30 + ["  ", "\t", " \t", "\x0b"]) for _ in fields]  # \x0b: bytes.split's space too
     text = "".join(f + s for f, s in zip(fields, sep)).rstrip(" \t")
     return rng.choice(["", " ", "\t"]) + text + rng.choice(["", " "])
 
@@ -88,8 +88,16 @@ def as_plain(runs) -> list:
     return [(name, run.ranking, run.scores, run.disagree) for name, run in runs.items()]
 
 
+@pytest.fixture(params=["split", "pandas"])
+def parser(request, monkeypatch):
+    """Both ways ``labelrank.runfiles`` parses a file: bytes.split (small files) and pandas' C reader (large ones)."""
+    if request.param == "pandas":
+        monkeypatch.setattr(runfiles, "PANDAS_FROM_BYTES", 0)
+    return request.param
+
+
 @pytest.mark.parametrize("seed", range(300))
-def test_truth_files_read_alike(tmp_path, seed):
+def test_truth_files_read_alike(tmp_path, seed, parser):
     rng = random.Random(seed)
     path = tmp_path / "truth.txt"
     path.write_bytes(random_truth(rng))
@@ -103,7 +111,7 @@ def test_truth_files_read_alike(tmp_path, seed):
 
 
 @pytest.mark.parametrize("seed", range(400))
-def test_run_files_read_alike(tmp_path, seed):
+def test_run_files_read_alike(tmp_path, seed, parser):
     rng = random.Random(1000 + seed)
     path = tmp_path / "run.txt"
     path.write_bytes(random_run(rng))
@@ -119,14 +127,21 @@ def test_run_files_read_alike(tmp_path, seed):
         assert ours[1] == theirs[1], path.read_bytes()
 
 
-def test_the_random_files_reach_every_kind_of_outcome(tmp_path):
-    """The generators make good files and every kind of error, so the comparisons above compare something."""
-    messages = []
+def test_the_random_files_reach_every_kind_of_outcome(tmp_path, monkeypatch):
+    """The generators make good files and every kind of error, and files that pandas' reader parses and files that
+    bytes.split does, so the comparisons above compare something."""
+    monkeypatch.setattr(runfiles, "PANDAS_FROM_BYTES", 0)
+    messages, parsed_by = [], []
     for seed in range(400):
         rng = random.Random(1000 + seed)
         path = tmp_path / "run.txt"
         path.write_bytes(random_run(rng))
         messages.append(outcome(runfiles.read_runs, path, set(LABELS), set(DOCS[:3]), "rank")[1])
+        try:
+            parsed_by.append(runfiles._Columns(path, "run", runfiles.RUN_FORMS)._frame is not None)
+        except runfiles.RunFileError:
+            pass
+    assert sum(parsed_by) > 100 and len(parsed_by) - sum(parsed_by) > 50
     text = " ".join(m for m in messages if isinstance(m, str))
     for phrase in ("unknown label", "is not in the truth file", "is not a positive integer", "is not a finite number",
                    "duplicate line", "duplicate rank", "the file mixes forms", "byte-order mark", "empty"):

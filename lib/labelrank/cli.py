@@ -10,15 +10,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 
 from labelrank._validation import shorten
-from labelrank.evaluation import HIERARCHICAL_MEASURES, flat_tree, measure_name, score_run
+from labelrank.evaluation import HIERARCHICAL_MEASURES, document_scores, flat_tree, measure_name, score_run
 from labelrank.runfiles import (  # noqa: F401 - the readers and writers stay importable from here
     ORDERS, Run, RunFileError, parse_decimal, parse_int, read_run, read_runs, read_truth, write_run, write_truth)
 
 # the readers and writers of labelrank.runfiles stay importable from here, but are documented there
-__all__ = ["main", "build_parser", "UsageError", "score_run", "flat_tree", "format_scores", "measure_name",
-           "SCORE_FORMATS", "FORMATS"]
+__all__ = ["main", "build_parser", "UsageError", "score_run", "flat_tree", "format_scores", "format_comparison_trec",
+           "text_table", "measure_name", "SCORE_FORMATS", "FORMATS"]
 
 
 #: Bad input from the command line or an input file: printed as one line, exit code 2. The files' own errors
@@ -132,13 +133,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
                     else "ordered by score as trec_eval does (--order score)")
             print(f"labelrank: warning: {name}: ranks and scores disagree in {run.disagree} of {len(run)} "
                   f"documents (a label ranked above another has a lower score); {rule}", file=sys.stderr)
-        per_doc = args.per_doc or args.format != "table"
-        table = score_run(scorer, truth, run, cutoff=args.cutoff, threshold=args.threshold, top=args.top,
-                          per_document=per_doc, measures=args.measures, tree=tree)
+        _, values = document_scores(scorer, truth, run, cutoff=args.cutoff, threshold=args.threshold, top=args.top,
+                                    measures=args.measures, tree=tree)
         if tree is None:
-            table = table.loc[:, [c for c in table.columns if (c[-1] if isinstance(c, tuple) else c) == "binary"]]
+            values = {key: v for key, v in values.items() if key[1] == "binary"}
         if args.format != "table":
-            results.append((path, name, table))
+            results.append((path, name, docs, values))
             continue
         missing = sum(1 for d in docs if d not in run)
         if i:
@@ -146,13 +146,66 @@ def _cmd_score(args: argparse.Namespace) -> int:
         shown = name if name == str(path) else f"{name} (in {path})"
         print(f"run: {shown}  ({len(docs)} documents" + (f", {missing} not in the run: scored 0)" if missing else ")")
               + ("; no --tree: binary measures only" if tree is None else ""))
-        print(_format_table(table, args.per_doc))
+        print(_format_table(docs, values, args.per_doc))
     if args.format != "table":
         sys.stdout.write(format_scores(results, args.format))
     return 0
 
 
-COMPARE_FORMATS: tuple[str, ...] = ("table", "csv", "json")
+COMPARE_FORMATS: tuple[str, ...] = ("table", "csv", "json", "trec")
+
+
+def format_comparison_trec(result) -> str:
+    """A comparison in trec_eval's layout (``measure<TAB>all<TAB>value``), as ``labelrank compare --format trec``.
+
+    Each run opens with ``runid<TAB>all<TAB>name`` and gives its mean of every measure; for each measure of which
+    it is not the baseline, ``<measure>.baseline`` names the baseline and ``<measure>.p_<test>`` gives the adjusted
+    p-value of each paired test. A last block, ``runid<TAB>all<TAB>kendall_tau``, gives Kendall's tau between the
+    runs' rankings under two families as ``<measure>_<family>~<versus>``, with ``.low`` and ``.high`` for its
+    bootstrap interval. Values with four decimals, as trec_eval prints them.
+
+    Parameters
+    ----------
+    result : labelrank.comparison.RunComparison
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from labelrank.comparison import compare
+    >>> truth = {f"d{i}": {"a": 1} for i in range(4)}
+    >>> runs = {"A": {d: {"a": 0.9} for d in truth}, "B": {d: {"b": 0.9, "a": 0.2} for d in truth}}
+    >>> print(format_comparison_trec(compare(truth, runs, n_boot=20, n_permutations=99)), end="")
+    ... # doctest: +ELLIPSIS
+    runid	all	A
+    AP_binary	all	1.0000
+    RP_binary	all	1.0000
+    F_binary	all	1.0000
+    runid	all	B
+    AP_binary	all	0.5000
+    AP_binary.baseline	all	A
+    AP_binary.p_wilcoxon	all	...
+    """
+    from labelrank.comparison import TESTS
+
+    lines = []
+    for run, row in result.means.iterrows():
+        lines.append(f"runid\tall\t{run}")
+        for measure, value in row.items():
+            lines.append(f"{measure}\tall\t{value:.4f}")
+            if (measure, run) in result.tests.index:
+                test = result.tests.loc[(measure, run)]
+                lines.append(f"{measure}.baseline\tall\t{test['baseline']}")
+                lines += [f"{measure}.p_{name}\tall\t{test[f'p_{name}_adjusted']:.4f}" for name in TESTS]
+    if len(result.taus):
+        lines.append("runid\tall\tkendall_tau")
+        for (measure, family, versus), row in result.taus.iterrows():
+            name = f"{measure}_{family}~{versus}"
+            lines += [f"{name}\tall\t{row['tau']:.4f}", f"{name}.low\tall\t{row['low']:.4f}",
+                      f"{name}.high\tall\t{row['high']:.4f}"]
+    return "".join(line + "\n" for line in lines)
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -179,9 +232,13 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         result = compare(truth, runs, tree, families, baseline=args.baseline, correction=args.correction,
                          n_permutations=n_permutations, n_boot=n_boot, seed=seed, order=args.order,
                          cutoff=_number_option(args.cutoff, "--cutoff"),
-                         threshold=_number_option(args.threshold, "--threshold"))
+                         threshold=_number_option(args.threshold, "--threshold"),
+                         top=None if args.top is None else _number_option(args.top, "--top"))
     except ValueError as exc:  # the hierarchical measures refuse the tree's root among the labels
         raise UsageError(str(exc)) from exc
+    if args.format == "trec":
+        sys.stdout.write(format_comparison_trec(result))
+        return 0
     if args.format == "json":
         import json
 
@@ -233,7 +290,7 @@ FORMATS: tuple[str, ...] = ("table", "csv", "json", "trec")
 
 
 def format_scores(results, fmt: str) -> str:
-    """Per-document tables of runs as ``labelrank score --format csv|json|trec`` prints them.
+    """Per-document scores of runs as ``labelrank score --format csv|json|trec`` prints them.
 
     Every measure of every document, and the mean over the documents: ``csv`` as rows ``run,document,measure,value``
     (the mean with an empty document, which no document name can be); ``json`` as one object per run with its
@@ -243,8 +300,9 @@ def format_scores(results, fmt: str) -> str:
 
     Parameters
     ----------
-    results : sequence of (path, name, pandas.DataFrame)
-        Each run's file, its name and its per-document table (:func:`score_run` with ``per_document=True``).
+    results : sequence of (path, name, docs, values)
+        Each run's file, its name, the documents and their values
+        (:func:`labelrank.evaluation.document_scores`).
     fmt : {"csv", "json", "trec"}
 
     Returns
@@ -253,9 +311,9 @@ def format_scores(results, fmt: str) -> str:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> table = pd.DataFrame({("A-Precision", "binary"): [1.0, 0.5]}, index=["d1", "d2"])
-    >>> print(format_scores([("run.txt", "run.txt", table)], "trec"), end="")
+    >>> import numpy as np
+    >>> values = {("A-Precision", "binary"): np.array([1.0, 0.5])}
+    >>> print(format_scores([("run.txt", "run.txt", ["d1", "d2"], values)], "trec"), end="")
     runid	all	run.txt
     AP_binary	d1	1.0000
     AP_binary	d2	0.5000
@@ -270,17 +328,18 @@ def format_scores(results, fmt: str) -> str:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["run", "document", "measure", "value"])
     runs = []
-    for path, name, table in results:
-        columns = [(c, measure_name(*c)) for c in table.columns]
-        means = {label: float(table[c].mean()) for c, label in columns}
-        docs = {str(doc): {label: float(row[c]) for c, label in columns} for doc, row in table.iterrows()}
+    for path, name, doc_names, values in results:
+        labels = [measure_name(*key) for key in values]
+        means = {label: _mean(v) for label, v in zip(labels, values.values())}
+        columns = [v.tolist() for v in values.values()]
+        docs = {str(doc): dict(zip(labels, row)) for doc, row in zip(doc_names, zip(*columns))}
         if fmt == "csv":
-            for doc, values in [*docs.items(), ("", means)]:
-                writer.writerows([name, doc, label, repr(value)] for label, value in values.items())
+            for doc, row in [*docs.items(), ("", means)]:
+                writer.writerows([name, doc, label, repr(value)] for label, value in row.items())
         elif fmt == "trec":
             out.write(f"runid\tall\t{name}\n")
             for label in means:
-                out.writelines(f"{label}\t{doc}\t{values[label]:.4f}\n" for doc, values in docs.items())
+                out.writelines(f"{label}\t{doc}\t{row[label]:.4f}\n" for doc, row in docs.items())
                 out.write(f"{label}\tall\t{means[label]:.4f}\n")
         elif fmt == "json":
             runs.append({"run": name, "file": str(path), "n_documents": len(docs), "means": means, "documents": docs})
@@ -291,24 +350,70 @@ def format_scores(results, fmt: str) -> str:
     return out.getvalue()
 
 
-def _format_table(table, per_doc: bool) -> str:
+def _mean(values) -> float:
+    """The mean of the values that are not NaN (NaN if none is), as pandas' ``mean`` takes it."""
+    import numpy as np
+
+    kept = values[~np.isnan(values)]
+    return float(kept.mean()) if kept.size else float("nan")
+
+
+def text_table(index: Sequence[str], columns: Sequence[str], rows: Sequence[Sequence[float]], na_rep: str = "NaN",
+               decimals: int = 4) -> str:
+    """A table as pandas' ``DataFrame.to_string`` prints it, for the command line's output without pandas.
+
+    The index is left-aligned under an empty header; each column is right-aligned, one space from the one before,
+    as wide as its widest value or one more than its label; numbers are printed with ``decimals`` decimals, NaN as
+    ``na_rep`` (a column of NaN only, which pandas sets otherwise, is not needed here).
+
+    Parameters
+    ----------
+    index : sequence of str
+        The row labels.
+    columns : sequence of str
+        The column labels.
+    rows : sequence of sequences of float
+        One row of values per row label.
+    na_rep : str, default="NaN"
+    decimals : int, default=4
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(text_table(["A-Precision", "F-measure"], ["binary", "hF"], [[0.75, float("nan")], [0.5, 0.9]], ""))
+                 binary     hF
+    A-Precision  0.7500       
+    F-measure    0.5000 0.9000
+    """
+    cells = [[na_rep if v != v else f"{v:.{decimals}f}" for v in row] for row in rows]
+    left = max([len(str(i)) for i in index], default=0)
+    # pandas sets each column one space from the one before, as wide as its widest value or one more than its label
+    widths = [max([len(c) + 1] + [len(row[j]) for row in cells]) for j, c in enumerate(columns)]
+    lines = [" " * left + "".join(" " + c.rjust(w) for c, w in zip(columns, widths))]
+    lines += [str(i).ljust(left) + "".join(" " + v.rjust(w) for v, w in zip(row, widths))
+              for i, row in zip(index, cells)]
+    return "\n".join(lines)
+
+
+def _format_table(docs: list[str], values: dict, per_doc: bool) -> str:
     """The means (measures x variants), or one row per document followed, apart, by the row of means.
 
     The mean row is not a row of the documents' table (a document may be called "mean"); it is printed below a
     rule, its label ``(mean of N)`` holding a space, which no document name can.
     """
-    import pandas as pd
-
-    fmt = {"float_format": lambda x: f"{x:.4f}"}
     if not per_doc:
-        table = table.rename(columns={v: measure_name("F-measure", v).split("_", 1)[1] for v in table.columns})
-        table.columns.name = None
-        table.index.name = None
-        return table.to_string(na_rep="", **fmt)
-    both = pd.concat([table, table.mean(axis=0).to_frame().T])  # one frame only to align the columns
-    both.index = [*table.index, f"(mean of {len(table)})"]
-    both.columns = [measure_name(m, v).replace("_", ".", 1) for m, v in table.columns]
-    lines = both.to_string(**fmt).splitlines()
+        measures = list(dict.fromkeys(m for m, _ in values))
+        variants = list(dict.fromkeys(v for _, v in values))
+        rows = [[_mean(values[m, v]) if (m, v) in values else float("nan") for v in variants] for m in measures]
+        return text_table(measures, [measure_name("F-measure", v).split("_", 1)[1] for v in variants], rows, "")
+    means = [_mean(v) for v in values.values()]
+    table = text_table([*docs, f"(mean of {len(docs)})"],
+                       [measure_name(m, v).replace("_", ".", 1) for m, v in values],
+                       [*zip(*(v.tolist() for v in values.values())), means])
+    lines = table.splitlines()
     return "\n".join([*lines[:-1], "=" * len(lines[0]), lines[-1]])
 
 
@@ -413,6 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("--order", choices=ORDERS, default="rank", help="as for labelrank score")
     comp.add_argument("--cutoff", default="200", help="as for labelrank score")
     comp.add_argument("--threshold", default="0.5", help="as for labelrank score")
+    comp.add_argument("--top", default=None, metavar="K", help="as for labelrank score")
     comp.add_argument("--measures", nargs="+", choices=HIERARCHICAL_MEASURES, default=[], metavar="MEASURE",
                       help="also the hierarchical F-measures hF and/or LCA-F (need --tree)")
     comp.add_argument("--baseline", default=None, metavar="RUN", help="the run every other is tested against")
@@ -422,7 +528,8 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("--bootstrap", default="1000", help="bootstrap resamples of the documents for tau")
     comp.add_argument("--seed", default="0", help="seed of the randomization test and the bootstrap")
     comp.add_argument("--format", choices=COMPARE_FORMATS, default="table",
-                      help="'table' (default), 'csv' (table,measure,run,field,value) or 'json'")
+                      help="'table' (default), 'csv' (table,measure,run,field,value), 'json' or 'trec' "
+                      "(trec_eval's layout: each run's means and p-values, then Kendall's tau)")
     comp.set_defaults(func=_cmd_compare)
     return parser
 

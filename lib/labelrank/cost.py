@@ -19,12 +19,15 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from labelrank._validation import _describe, check_positive_int
 from labelrank.hierarchy import LabelTree
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "BDMTerms",
@@ -600,6 +603,8 @@ def bdm_matrix(tree: LabelTree, labels: Sequence[str] | None = None, block_rows:
         keys = want[start : start + block_rows]
         out[start : start + len(keys)] = index.pairs(np.repeat(keys, len(want)).reshape(len(keys), -1),
                                                      np.tile(want, (len(keys), 1)))
+    import pandas as pd  # lazy: scoring runs (BDMIndex) needs no pandas
+
     return pd.DataFrame(out, index=pd.Index(labels, name="key"), columns=pd.Index(labels, name="response"))
 
 
@@ -638,4 +643,6 @@ def pairwise_matrix(
         raise TypeError(f"func must be callable as func(tree, key, response), got {_describe(func)}")
     labels = _resolve_labels(tree, labels)
     values = [[float(func(tree, k, r)) for r in labels] for k in labels]
+    import pandas as pd
+
     return pd.DataFrame(values, index=pd.Index(labels, name="key"), columns=pd.Index(labels, name="response"))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from labelrank.runfiles import Run
 
-__all__ = ["evaluate", "as_truth", "as_run", "as_lists", "score_run", "flat_tree", "measure_name", "MEASURES",
+__all__ = ["evaluate", "document_scores", "as_truth", "as_run", "as_lists", "score_run", "flat_tree", "measure_name", "MEASURES",
            "HIERARCHICAL_MEASURES"]
 
 #: The hierarchical F-measures ``labelrank score --measures`` adds (``labelrank.metrics.hierarchical``).
@@ -116,26 +116,66 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
     R-Precision  0.5000  0.6875  0.6875  NaN    NaN
     F-measure    0.8333  0.9074  0.8333  0.9    0.9
     """
+    import pandas as pd
+
+    docs, values = document_scores(scorer, truth, run, cutoff=cutoff, threshold=threshold, top=top,
+                                   measures=measures, tree=tree)
+    per_doc = pd.DataFrame(values, index=pd.Index(docs, name="document"))
+    per_doc.columns = pd.MultiIndex.from_tuples(list(values), names=["measure", "variant"])
+    if per_document:
+        return per_doc
+    means = per_doc.mean(axis=0).unstack("variant")
+    return means.reindex([m for m in _SHORT if m in means.index])[[v for v in _TABLE_VARIANTS if v in means.columns]]
+
+
+#: The variant columns of :func:`score_run`'s table of means, in order.
+_TABLE_VARIANTS = ("binary", "high", "low", *HIERARCHICAL_MEASURES)
+
+
+def document_scores(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: int = 200,
+                    threshold: float = 0.5, top: int | None = None, measures: Sequence[str] = (), tree=None
+                    ) -> tuple[list[str], dict[tuple[str, str], Any]]:
+    """Each document's scores for one run, as arrays and without pandas (what :func:`score_run` tabulates).
+
+    Parameters
+    ----------
+    scorer, truth, run, cutoff, threshold, top, measures, tree
+        As :func:`score_run`.
+
+    Returns
+    -------
+    docs : list of str
+        The documents of ``truth``, in its order.
+    values : dict of (str, str) to numpy.ndarray
+        ``{(measure, variant): one value per document}``: A-Precision, R-Precision and F-measure in the binary,
+        BDM-High and BDM-Low variants, then ``("F-measure", m)`` for each hierarchical measure ``m``.
+
+    Examples
+    --------
+    >>> from labelrank.hierarchy import LabelTree
+    >>> from labelrank.metrics import CostScorer
+    >>> from labelrank.runfiles import Run
+    >>> tree = LabelTree.from_parents({"r": None, "a": "r", "b": "r"})
+    >>> docs, values = document_scores(CostScorer.from_tree(tree), {"d1": ["a"], "d2": ["b"]},
+    ...                                Run({"d1": ["a", "b"]}, {"d1": [0.9, 0.2]}))
+    >>> docs, values[("A-Precision", "binary")]
+    (['d1', 'd2'], array([1., 0.]))
+    """
     docs = list(truth)
     index = {lab: i for i, lab in enumerate(scorer.labels)}
     ranking = run.label_matrix(docs, index, width=cutoff)
     assigned = run.label_matrix(docs, index, top=top) if top is not None else \
         run.label_matrix(docs, index, threshold=threshold)
-    table = scorer.score([truth[d] for d in docs], ranking, assigned, cutoff=cutoff, per_document=per_document,
-                         index=docs)
+    true = [truth[d] for d in docs]
+    values = scorer.score_arrays(true, ranking, assigned, cutoff=cutoff)
     if measures:
         from labelrank.metrics.hierarchical import per_document_f
 
         if tree is None:
             raise ValueError("score_run needs tree= to compute the hierarchical measures")
         for measure in measures:
-            values = per_document_f(tree, [truth[d] for d in docs], as_lists(assigned, scorer.labels), measure)
-            if per_document:
-                table[("F-measure", measure)] = values
-            else:
-                table[measure] = float("nan")
-                table.loc["F-measure", measure] = float(values.mean())
-    return table
+            values[("F-measure", measure)] = per_document_f(tree, true, as_lists(assigned, scorer.labels), measure)
+    return docs, values
 
 
 def as_lists(matrix, labels: Sequence[str]) -> list[list[str]]:

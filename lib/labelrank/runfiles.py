@@ -81,6 +81,9 @@ _DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z"
 _SPACE = np.zeros(256, dtype=bool)
 _SPACE[list(b" \t\n\x0b\x0c")] = True  # bytes.split()'s whitespace once "\r" has become "\n"
 _BOM = codecs.BOM_UTF8
+#: Files from this size on are parsed by pandas' C reader; smaller ones by ``bytes.split``, which needs no pandas
+#: (a run of a few lines is then scored in a fraction of a second).
+PANDAS_FROM_BYTES = 1 << 20
 
 
 def parse_int(text: str) -> int | None:
@@ -284,8 +287,15 @@ def _read_bytes(path: str | os.PathLike, what: str) -> bytes:
 
 
 class _Columns:
-    """The data lines of a file split into columns: ``columns[j][r]`` is field ``j`` of row ``r`` (bytes), on line
-    ``lines[r]``."""
+    """The data lines of a file, split into ``width`` columns: :meth:`text` and :meth:`numbers` read column ``j``
+    (row ``r`` on line ``lines[r]``).
+
+    numpy finds the lines and counts their fields first, so that every rule of form (a known number of columns,
+    the same on every line, no byte-order mark inside) is checked before any field is read. A well-formed file
+    of at least :data:`PANDAS_FROM_BYTES` without comment lines is then parsed by pandas' C reader (fields as text, numbers checked and converted by
+    :meth:`numbers`); any other file is split by ``bytes.split``. Both give the same columns
+    (``tests/test_runfiles_oracle.py``).
+    """
 
     def __init__(self, path: str | os.PathLike, what: str, forms: Mapping[int, str]) -> None:
         data = _read_bytes(path, what)
@@ -303,22 +313,23 @@ class _Columns:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         self.path, self.what, self.data = path, what, data
-        # tokens per line from the byte array: a token starts where a non-space follows a space
+        # fields per line from the byte array: a field starts where a non-space follows a space
         arr = np.frombuffer(data, dtype=np.uint8)
         space = _SPACE[arr]
         start = ~space
         start[1:] &= space[:-1]
+        starts = np.flatnonzero(start)
+        del space, start
         ends = np.flatnonzero(arr == 10)
         if not data.endswith(b"\n"):
             ends = np.append(ends, len(data))
-        before = np.searchsorted(np.flatnonzero(start), ends)  # tokens that start before each line's end
-        del arr, space, start
-        counts = np.diff(before, prepend=0)  # tokens on each line
-        tokens = data.split()
+        before = np.searchsorted(starts, ends)  # fields that start before each line's end
+        counts = np.diff(before, prepend=0)
         comment = np.zeros(len(counts), dtype=bool)
         if b"#" in data:
             has = np.flatnonzero(counts)
-            comment[has] = [tokens[i].startswith(b"#") for i in (before - counts)[has].tolist()]
+            comment[has] = arr[starts[(before - counts)[has]]] == ord("#")
+        del arr, starts
         data_line = (counts > 0) & ~comment
         lines = np.flatnonzero(data_line)
         if not lines.size:
@@ -345,13 +356,53 @@ class _Columns:
         self.error = min(errors)[2] if errors else None
         if errors:
             lines = lines[: np.searchsorted(lines, min(errors)[0])]
-        if comment.any():
-            tokens = list(compress(tokens, np.repeat(data_line, counts).tolist()))
-        if errors:
             width = width if width in forms else next(iter(forms))  # no rows then: the error is on the first line
-            tokens = tokens[: len(lines) * width]
         self.width, self.lines = width, lines + 1
-        self.columns = [tokens[j::width] for j in range(width)]
+        self._frame = None
+        if (len(data) >= PANDAS_FROM_BYTES and not errors and not comment.any() and b"\x0b" not in data
+                and b"\x0c" not in data):
+            self._frame = self._parse(data, width, len(lines))
+        if self._frame is None:
+            tokens = data.split()
+            if comment.any():
+                tokens = list(compress(tokens, np.repeat(data_line, counts).tolist()))
+            self._tokens = tokens[: len(lines) * width]
+
+    @staticmethod
+    def _parse(data: bytes, width: int, n_rows: int):
+        """The fields as text by pandas' C reader (spaces and tabs between fields), or None if it reads the file
+        otherwise than the line count says."""
+        import csv
+        import io
+
+        import pandas as pd
+
+        try:
+            frame = pd.read_csv(io.BytesIO(data), sep=r"\s+", header=None, names=range(width), dtype=object,
+                                quoting=csv.QUOTE_NONE, na_filter=False, engine="c", skip_blank_lines=True)
+        except (ValueError, pd.errors.ParserError):
+            return None
+        return frame if len(frame) == n_rows else None
+
+    def text(self, j: int) -> tuple[list[str], np.ndarray]:
+        """Column ``j``'s distinct values in the order they first appear, and each row's code."""
+        if self._frame is not None:
+            import pandas as pd
+
+            codes, distinct = pd.factorize(self._frame[j], use_na_sentinel=False)
+            return [str(value) for value in distinct], codes.astype(np.int64, copy=False)
+        return _codes(self._tokens[j:: self.width])
+
+    def numbers(self, j: int, kind: type) -> tuple[np.ndarray, int | None, str]:
+        """Column ``j`` read as ``kind`` (int or float) as :func:`_numbers` reads it."""
+        pattern = _INTEGER if kind is int else _DECIMAL
+        if self._frame is not None:
+            return _numbers(self._frame[j].tolist(), kind, pattern)
+        return _numbers(self._tokens[j:: self.width], kind, pattern)
+
+    def field(self, row: int, j: int) -> str:
+        """Field ``j`` of row ``row``, as text (for a message)."""
+        return self.data.split(b"\n")[self.lines[row] - 1].split()[j].decode("utf-8")
 
     def raise_error(self, errors: list[tuple[int, int, str]]) -> None:
         """Raise the error of the earliest row among ``errors`` (``(row, check, message)``, ties: the earliest
@@ -382,9 +433,8 @@ class _Columns:
         return f"{self.path}:{self.lines[row]}"
 
 
-def _codes(column: list[bytes]) -> tuple[list[str], np.ndarray, list[bytes]]:
-    """The distinct values of ``column`` (decoded, in the order they first appear), each row's code, and the
-    distinct values as bytes.
+def _codes(column: list[bytes]) -> tuple[list[str], np.ndarray]:
+    """The distinct values of ``column`` (decoded, in the order they first appear) and each row's code.
 
     A column whose equal values stand together (a run's documents, one after another; a single tag) is coded
     from where the value changes, without a lookup per row.
@@ -400,28 +450,31 @@ def _codes(column: list[bytes]) -> tuple[list[str], np.ndarray, list[bytes]]:
     else:
         code = {value: i for i, value in enumerate(distinct)}
         codes = np.fromiter(map(code.__getitem__, column), dtype=np.int64, count=n)
-    return [value.decode("utf-8") for value in distinct], codes, distinct
+    return [value.decode("utf-8") for value in distinct], codes
 
 
-def _first_unknown(column: list[bytes], distinct: list[bytes], names: list[str], known) -> int | None:
-    """The first row whose value (``names[i]`` for ``distinct[i]``) is not in ``known``."""
-    for value, name in zip(distinct, names):  # in order of first appearance: the first unknown is the earliest
+def _first_unknown(names: list[str], codes: np.ndarray, known) -> int | None:
+    """The first row whose value (``names[codes[row]]``) is not in ``known``."""
+    for i, name in enumerate(names):  # in order of first appearance: the first unknown is the earliest
         if name not in known:
-            return column.index(value)
+            return int(np.argmax(codes == i))
     return None
 
 
-def _numbers(column: list[bytes], kind: type, pattern: re.Pattern, data: bytes
-             ) -> tuple[np.ndarray, int | None, str]:
+def _numbers(column: list[bytes] | list[str], kind: type, pattern: re.Pattern) -> tuple[np.ndarray, int | None, str]:
     """The column read as ``kind`` (int or float); the first row that is not an ASCII number (else None) and why.
 
-    ``int()`` and ``float()`` read the fields as bytes, which refuses non-ASCII digits; of what they accept beside
-    ``pattern``, an underscore (``1_0``) is looked for in ``data`` (the whole file) and then in the column, and
-    ``inf`` or ``nan`` are not finite. The reason is ``"large"`` for an integer beyond 64 bits, else ``"form"``;
+    The whole column is read by ``int()`` or ``float()`` when it is ASCII (they read other digits, such as
+    ``"\u0661"``, as digits) and has no underscore (they read ``"1_0"`` as 10): of the rest they accept exactly
+    what ``pattern`` matches, with ``inf`` and ``nan`` caught as not finite. Otherwise, or when they refuse a field,
+    the fields are looked at one by one. The reason is ``"large"`` for an integer beyond 64 bits, else ``"form"``;
     with a bad row, the values are those of the rows before it.
     """
     dtype = np.int64 if kind is int else np.float64
-    if not (b"_" in data and b"_" in b"\n".join(column)):  # int() and float() read "1_0" as 10
+    if not column:
+        return np.zeros(0, dtype=dtype), None, "form"
+    joined = (b"\n" if isinstance(column[0], bytes) else "\n").join(column)
+    if joined.isascii() and (b"_" if isinstance(joined, bytes) else "_") not in joined:
         try:
             values = np.fromiter(map(kind, column), dtype=dtype, count=len(column))
         except (ValueError, OverflowError):
@@ -431,7 +484,7 @@ def _numbers(column: list[bytes], kind: type, pattern: re.Pattern, data: bytes
             return values, (int(bad[0]) if bad.size else None), "form"
     good: list = []
     for row, value in enumerate(column):
-        text = value.decode("utf-8")
+        text = value.decode("utf-8") if isinstance(value, bytes) else value
         if not pattern.match(text) or (kind is float and not math.isfinite(float(text))):
             return np.array(good, dtype=dtype), row, "form"
         if kind is int and not -2 ** 63 <= int(text) < 2 ** 63:
@@ -501,23 +554,20 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
     {'d1': ['a1'], 'd2': ['b']}
     """
     table = _Columns(path, "truth", TRUTH_FORMS)
-    if table.width == 2:
-        doc_col, label_col = table.columns
-        relevant = None
-    else:
-        doc_col, _, label_col, rel_col = table.columns
-    doc_names, doc_codes, _ = _codes(doc_col)
-    label_names, label_codes, label_distinct = _codes(label_col)
+    label_j = 1 if table.width == 2 else 2
+    doc_names, doc_codes = table.text(0)
+    label_names, label_codes = table.text(label_j)
+    relevant = None
     errors = []
     if table.width == 4:
-        rel, bad, why = _numbers(rel_col, int, _INTEGER, table.data)
+        rel, bad, why = table.numbers(3, int)
         if bad is not None:
-            errors.append((bad, 0, f"{table.where(bad)}: relevance {shorten(rel_col[bad].decode())!r} is not an "
+            errors.append((bad, 0, f"{table.where(bad)}: relevance {shorten(table.field(bad, 3))!r} is not an "
                                    + ("integer (ASCII digits)" if why == "form" else "integer below 2**63")))
         else:
             relevant = rel >= 1
     if labels is not None:
-        bad = _first_unknown(label_col, label_distinct, label_names, labels)
+        bad = _first_unknown(label_names, label_codes, labels)
         if bad is not None:
             errors.append((bad, 1, f"{table.where(bad)}: unknown label {shorten(label_names[label_codes[bad]])!r} "
                                    "(not in the tree)"))
@@ -529,7 +579,7 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
                              f"label {shorten(label_names[label_codes[r]])!r} (first on line {table.lines[f]})"))
     table.raise_error(errors)
     truth: dict[str, list[str]] = {}
-    keep = range(len(doc_col)) if relevant is None else np.flatnonzero(relevant).tolist()
+    keep = range(len(doc_codes)) if relevant is None else np.flatnonzero(relevant).tolist()
     docs, labs = doc_codes.tolist(), label_codes.tolist()
     for row in keep:
         truth.setdefault(doc_names[docs[row]], []).append(label_names[labs[row]])
@@ -623,35 +673,34 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
     by_rank = order == "rank"
     table = _Columns(path, "run", RUN_FORMS)
+    doc_j, label_j, rank_j, score_j = (0, 1, 2, 3) if table.width == 4 else (0, 2, 3, 4)
     if table.width == 4:
-        doc_col, label_col, rank_col, score_col = table.columns
-        run_names, run_codes = [str(path)], np.zeros(len(doc_col), dtype=np.int64)
+        run_names, run_codes = [str(path)], np.zeros(len(table.lines), dtype=np.int64)
     else:
-        doc_col, _, label_col, rank_col, score_col, tag_col = table.columns
-        run_names, run_codes, _ = _codes(tag_col)
-    doc_names, doc_codes, doc_distinct = _codes(doc_col)
-    label_names, label_codes, label_distinct = _codes(label_col)
+        run_names, run_codes = table.text(5)
+    doc_names, doc_codes = table.text(doc_j)
+    label_names, label_codes = table.text(label_j)
     errors = []
     if labels is not None:
-        bad = _first_unknown(label_col, label_distinct, label_names, labels)
+        bad = _first_unknown(label_names, label_codes, labels)
         if bad is not None:
             errors.append((bad, 0, f"{table.where(bad)}: unknown label {shorten(label_names[label_codes[bad]])!r} "
                                    "(not in the tree)"))
-    bad = _first_unknown(doc_col, doc_distinct, doc_names, docs if isinstance(docs, (set, dict)) else set(docs))
+    bad = _first_unknown(doc_names, doc_codes, docs if isinstance(docs, (set, dict)) else set(docs))
     if bad is not None:
         errors.append((bad, 1, f"{table.where(bad)}: document {shorten(doc_names[doc_codes[bad]])!r} is not in the "
                                "truth file"))
-    rank, bad, why = _numbers(rank_col, int, _INTEGER, table.data)
+    rank, bad, why = table.numbers(rank_j, int)
     below = np.flatnonzero(rank < 1) if by_rank else []
     if len(below):  # before any bad row (rank holds the rows before it)
         bad, why = int(below[0]), "form"
     if bad is not None:
         kind = "a positive integer" if by_rank else "an integer"
-        errors.append((bad, 2, f"{table.where(bad)}: rank {shorten(rank_col[bad].decode())!r} is not {kind} "
+        errors.append((bad, 2, f"{table.where(bad)}: rank {shorten(table.field(bad, rank_j))!r} is not {kind} "
                                + ("(ASCII digits)" if why == "form" else "below 2**63")))
-    score, bad, _ = _numbers(score_col, float, _DECIMAL, table.data)
+    score, bad, _ = table.numbers(score_j, float)
     if bad is not None:
-        errors.append((bad, 3, f"{table.where(bad)}: score {shorten(score_col[bad].decode())!r} is not a finite "
+        errors.append((bad, 3, f"{table.where(bad)}: score {shorten(table.field(bad, score_j))!r} is not a finite "
                                "number (ASCII decimal)"))
     table.raise_error(errors)
     _check_repeats(table, run_codes, doc_codes, label_codes, rank if by_rank else None, doc_names, label_names)
@@ -659,7 +708,7 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
     pair = run_codes * len(doc_names) + doc_codes
     distinct_pairs, first_row, group = np.unique(pair, return_index=True, return_inverse=True)
     group = np.argsort(np.lexsort((first_row, distinct_pairs // len(doc_names))))[group.ravel()]
-    label_key = np.argsort(np.argsort(np.array(label_distinct, dtype=object)))  # bytes order: trec_eval's
+    label_key = np.argsort(np.argsort(np.array([name.encode("utf-8") for name in label_names], dtype=object)))
     rows, disagree = _ranked_order(group, rank, score, label_key[label_codes], by_rank)
     group_run = np.empty(len(distinct_pairs), dtype=np.int64)
     group_doc = np.empty(len(distinct_pairs), dtype=np.int64)

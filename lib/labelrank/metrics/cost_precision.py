@@ -57,16 +57,18 @@ Iwayama et al. (2007), the NTCIR-6 patent classification task; trec_eval.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
-import pandas as pd
 
 from labelrank._validation import (
     _describe, check_choice, check_label_matrix, check_positive_int, check_score_matrix,
 )
 from labelrank.metrics.decision import harmonic_f
 from labelrank.metrics.ranking import rank_labels
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "VARIANTS",
@@ -99,6 +101,8 @@ BLOCK_CELLS = 2 ** 17
 # ------------------------------------------------------------------------------------------------- validation
 def _check_similarity(similarity: Any) -> tuple[tuple[str, ...], np.ndarray]:
     """Validate a square label-similarity DataFrame; return its labels and values."""
+    import pandas as pd
+
     if not isinstance(similarity, pd.DataFrame):
         raise TypeError(
             "similarity must be a pandas DataFrame indexed by labels on both axes (e.g. labelrank.cost.bdm_matrix), "
@@ -208,6 +212,8 @@ def _mean_set_credit(
 
 # ------------------------------------------------------------------------------------------- eq. (3), one class
 def _cost_function(cost: Any) -> Callable[[Any, Any], float]:
+    import pandas as pd
+
     if isinstance(cost, pd.DataFrame):
         return lambda key, response: float(cost.loc[key, response])
     if callable(cost):
@@ -361,6 +367,7 @@ def set_precision(
 
     Examples
     --------
+    >>> import pandas as pd
     >>> sim = pd.DataFrame([[1, .5, 0], [.5, 1, 0], [0, 0, 1]], index=list("abc"), columns=list("abc"))
     >>> [set_precision(["a", "c"], ["b", "c"], sim, v) for v in ("binary", "high", "low")]
     [0.5, 0.75, 0.75]
@@ -396,6 +403,7 @@ def set_recall(
 
     Examples
     --------
+    >>> import pandas as pd
     >>> sim = pd.DataFrame([[1, .5, 0], [.5, 1, 0], [0, 0, 1]], index=list("abc"), columns=list("abc"))
     >>> [set_recall(["a", "c"], ["b"], sim, v) for v in ("binary", "high", "low")]
     [0.0, 0.25, 0.25]
@@ -431,6 +439,7 @@ def set_f_measure(
 
     Examples
     --------
+    >>> import pandas as pd
     >>> sim = pd.DataFrame([[1, .5, 0], [.5, 1, 0], [0, 0, 1]], index=list("abc"), columns=list("abc"))
     >>> set_f_measure(["a", "c"], ["b", "c"], sim, "high")   # P = 0.75, R = 0.75
     0.75
@@ -586,6 +595,7 @@ class CostScorer:
 
     Examples
     --------
+    >>> import pandas as pd
     >>> sim = pd.DataFrame([[1, .5, 0], [.5, 1, 0], [0, 0, 1]], index=list("abc"), columns=list("abc"))
     >>> CostScorer(sim).score([["a", "c"]], ranking=[["b", "c", "a"]], assigned=[["b", "c"]]).round(4)
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -806,6 +816,52 @@ class CostScorer:
             Means: index = measures, columns = variants ``binary``, ``high``, ``low``. Per document: one row per
             document, columns a (measure, variant) MultiIndex.
         """
+        import pandas as pd
+
+        result = self.score_arrays(truth, ranking, assigned, cutoff=cutoff, recall=recall, low_rule=low_rule,
+                                   block=block)
+        n = len(next(iter(result.values())))
+        if index is not None and len(index) != n:
+            raise ValueError(f"index must have one entry per document ({n}), got {len(index)}")
+        per_doc = pd.DataFrame(result, index=pd.Index(range(n) if index is None else list(index), name="document"))
+        per_doc.columns = pd.MultiIndex.from_tuples(list(result), names=["measure", "variant"])
+        if per_document:
+            return per_doc
+        return per_doc.mean(axis=0).unstack("variant").reindex(
+            [m for m in MEASURES if m in per_doc.columns.get_level_values(0)]
+        )[list(VARIANTS)]
+
+    def score_arrays(
+        self,
+        truth: Any,
+        ranking: Any = None,
+        assigned: Any = None,
+        *,
+        cutoff: int = 200,
+        recall: RecallRule = "symmetric",
+        low_rule: LowRule = "best",
+        block: int | None = None,
+    ) -> dict[tuple[str, str], np.ndarray]:
+        """:meth:`score`'s per-document values as arrays, without pandas: ``{(measure, variant): values}``.
+
+        Parameters
+        ----------
+        truth, ranking, assigned, cutoff, recall, low_rule, block
+            As :meth:`score`.
+
+        Returns
+        -------
+        dict of (str, str) to numpy.ndarray
+            One array per (measure, variant), in the order of :data:`MEASURES` and :data:`VARIANTS`, one value per
+            document (NaN for a document without true labels).
+
+        Examples
+        --------
+        >>> from labelrank.hierarchy import LabelTree
+        >>> scorer = CostScorer.from_tree(LabelTree.from_parents({"r": None, "a": "r", "b": "r"}))
+        >>> scorer.score_arrays([["a"], ["b"]], ranking=[["a"], ["a", "b"]])[("A-Precision", "binary")]
+        array([1. , 0.5])
+        """
         check_choice(recall, "recall", RECALL_RULES)
         check_choice(low_rule, "low_rule", LOW_RULES)
         cutoff = check_positive_int(cutoff, "cutoff")
@@ -819,8 +875,6 @@ class CostScorer:
         for name, arr in (("ranking", L), ("assigned", A)):
             if arr is not None and arr.shape[0] != T.shape[0]:
                 raise ValueError(f"{name} must have one row per document of truth ({T.shape[0]}), got {arr.shape[0]}")
-        if index is not None and len(index) != T.shape[0]:
-            raise ValueError(f"index must have one entry per document ({T.shape[0]}), got {len(index)}")
         if block is None:
             widest = max(1, *(arr.shape[1] for arr in (L, A) if arr is not None))
             block = max(64, BLOCK_CELLS // (widest * T.shape[1]))
@@ -833,17 +887,7 @@ class CostScorer:
                 for s in range(0, T.shape[0], block)
             ]
             result = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-        columns = [(m, v) for m in MEASURES for v in VARIANTS if (m, v) in result]
-        per_doc = pd.DataFrame(
-            {c: result[c] for c in columns},
-            index=pd.Index(range(T.shape[0]) if index is None else list(index), name="document"),
-        )
-        per_doc.columns = pd.MultiIndex.from_tuples(columns, names=["measure", "variant"])
-        if per_document:
-            return per_doc
-        return per_doc.mean(axis=0).unstack("variant").reindex(
-            [m for m in MEASURES if m in per_doc.columns.get_level_values(0)]
-        )[list(VARIANTS)]
+        return {(m, v): result[m, v] for m in MEASURES for v in VARIANTS if (m, v) in result}
 
     def _score_matching(
         self, T: np.ndarray, L: np.ndarray | None, A: np.ndarray | None, cutoff: int, recall: str
@@ -863,6 +907,8 @@ class CostScorer:
             used = sorted({self._index[lab] for lab in true + row(L, d) + row(A, d)})
             n = len(used)
             sub = self._pairs(np.repeat(used, n).astype(np.int64), np.tile(used, n).astype(np.int64)).reshape(n, n)
+            import pandas as pd
+
             sim = pd.DataFrame(sub, index=names[used].tolist(), columns=names[used].tolist())
             for v in VARIANTS:
                 for key, value in (
