@@ -10,7 +10,9 @@ into a temporary folder and times there, one after another:
 
 For each it records the wall time, the CPU time of the whole process tree (user + system, from ``wait4``), the
 largest process's peak memory and the exit status, and for ``make test`` the number of tests passed, skipped and
-failed. The data come from ``LABELRANK_DATA`` when it is set (as in CI), else the clone downloads them.
+failed. The data come from ``LABELRANK_DATA`` when it is set (as in CI), else the clone downloads them. The
+commands run without ``PYTHONPATH`` and the project's cache and profile variables (:data:`FOREIGN`), so that the
+clone uses its own code and caches only.
 
 Usage: python benchmarks/bench_build.py [--targets test book] [--keep]
 """
@@ -32,13 +34,23 @@ from labelrank.studies.performance import write_record
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: Variables that would make the clone's commands use another checkout's code or caches, or another profile: the
+#: clone runs without them (``LABELRANK_DATA``, the data mirror, stays).
+FOREIGN = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "LABELRANK_CACHE", "LABELRANK_PROFILE", "LABELRANK_BENCH_RECORDS")
+
+
+def clean_environment() -> dict[str, str]:
+    """The environment the clone's commands run in: this one without :data:`FOREIGN`."""
+    return {key: value for key, value in os.environ.items() if key not in FOREIGN}
+
+
 def timed(argv: list[str], cwd: Path, log: Path) -> dict:
     """Run ``argv`` in ``cwd`` with its output appended to ``log``: wall and CPU seconds, peak MB, exit status."""
     with open(log, "a", encoding="utf-8") as out:
         out.write(f"\n$ {' '.join(argv)}\n")
         out.flush()
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(argv, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=clean_environment())
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
     return {"wall_seconds": wall, "cpu_seconds": usage.ru_utime + usage.ru_stime,

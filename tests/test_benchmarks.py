@@ -38,3 +38,18 @@ def test_bench_protocol_prints_its_cost_table(tmp_path, fig2):
     assert [row["method"] for row in record["tables"]["methods"]] == [row[0] for row in rows]
     assert [round(row["axis_seconds"], 2) for row in record["tables"]["methods"]] == [float(row[4]) for row in rows]
     assert record["variant"] == " ".join(argv[2:]) and record["machine"]["cores"] == os.cpu_count()
+
+
+def test_bench_build_runs_the_clone_without_another_checkouts_code_or_caches(monkeypatch):
+    """A PYTHONPATH (or a cache, a profile) inherited by the clone's make would time another checkout's code and
+    caches; bench_build.py drops them and keeps the data mirror."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_build", Path(__file__).parents[1] / "benchmarks" / "bench_build.py")
+    bench_build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_build)
+    for name in bench_build.FOREIGN:
+        monkeypatch.setenv(name, "/elsewhere")
+    monkeypatch.setenv("LABELRANK_DATA", "/mirror")
+    env = bench_build.clean_environment()
+    assert not set(bench_build.FOREIGN) & set(env) and env["LABELRANK_DATA"] == "/mirror"
