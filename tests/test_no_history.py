@@ -32,7 +32,7 @@ def scanned_files():
 
 
 #: a figure that names the benchmark record it comes from, and is checked against it (tests/test_readme.py)
-FROM_A_RECORD = "(the newest record of `benchmarks/"
+FROM_A_RECORD = "(the newest records of `benchmarks/"
 
 
 def findings(path: Path):
