@@ -4,12 +4,13 @@ same disagreement counts, and the same message for the same first error."""
 
 from __future__ import annotations
 
+import codecs
 import random
 
 import pytest
 
 import linereader
-from labelrank import runfiles
+from labelrank import runfiles, textcolumns
 
 LABELS = ["A", "B", "AA", "AB", "B-1", "b", "\u00e9t\u00e9", "C#"]
 DOCS = ["d1", "d2", "d3", "#d4"]
@@ -42,7 +43,7 @@ def _join(rng: random.Random, lines: list[str]) -> bytes:
     text = end.join(lines) + (end if rng.random() < 0.8 else "")
     data = text.encode("utf-8")
     if rng.random() < 0.1:
-        data = runfiles.codecs.BOM_UTF8 + data
+        data = codecs.BOM_UTF8 + data
     return data
 
 
@@ -92,7 +93,7 @@ def as_plain(runs) -> list:
 def parser(request, monkeypatch):
     """Both ways ``labelrank.runfiles`` parses a file: bytes.split (small files) and pandas' C reader (large ones)."""
     if request.param == "pandas":
-        monkeypatch.setattr(runfiles, "PANDAS_FROM_BYTES", 0)
+        monkeypatch.setattr(textcolumns, "PANDAS_FROM_BYTES", 0)
     return request.param
 
 
@@ -130,7 +131,7 @@ def test_run_files_read_alike(tmp_path, seed, parser):
 def test_the_random_files_reach_every_kind_of_outcome(tmp_path, monkeypatch):
     """The generators make good files and every kind of error, and files that pandas' reader parses and files that
     bytes.split does, so the comparisons above compare something."""
-    monkeypatch.setattr(runfiles, "PANDAS_FROM_BYTES", 0)
+    monkeypatch.setattr(textcolumns, "PANDAS_FROM_BYTES", 0)
     messages, parsed_by = [], []
     for seed in range(400):
         rng = random.Random(1000 + seed)
@@ -138,7 +139,7 @@ def test_the_random_files_reach_every_kind_of_outcome(tmp_path, monkeypatch):
         path.write_bytes(random_run(rng))
         messages.append(outcome(runfiles.read_runs, path, set(LABELS), set(DOCS[:3]), "rank")[1])
         try:
-            parsed_by.append(runfiles._Columns(path, "run", runfiles.RUN_FORMS)._frame is not None)
+            parsed_by.append(textcolumns.Columns(path, "run", runfiles.RUN_FORMS, runfiles.RunFileError)._frame is not None)
         except runfiles.RunFileError:
             pass
     assert sum(parsed_by) > 100 and len(parsed_by) - sum(parsed_by) > 50

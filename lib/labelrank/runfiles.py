@@ -15,10 +15,10 @@ an error that names the first line breaking the form of the first. A path ending
 ``-`` is standard input. Every problem is one :class:`RunFileError` naming the file and the line; nothing read is
 executed.
 
-A file is read whole and split into columns at once (numpy finds the lines and counts their fields), so that a run
-of millions of lines costs about what trec_eval's own reading does; a :class:`Run` holds its labels as integer
-codes in ranked order and hands the scorer padded label matrices (:meth:`Run.label_matrix`) without building a
-Python list per document. ``tests/linereader.py`` keeps a line-by-line reader of the same rules, and a test checks
+A file is read whole and split into columns at once (:mod:`labelrank.textcolumns`: numpy finds the lines and counts
+their fields, pandas' C reader or ``bytes.split`` splits them), so that a run of millions of lines costs no Python
+loop per line; a :class:`Run` holds its labels as integer codes in ranked order and hands the scorer padded label
+matrices (:meth:`Run.label_matrix`) without building a Python list per document. ``tests/linereader.py`` keeps a line-by-line reader of the same rules, and a test checks
 on random files, good and bad, that both give the same runs, truths and messages.
 
 Examples
@@ -37,21 +37,15 @@ Examples
 
 from __future__ import annotations
 
-import codecs
-import gzip
 import math
 import os
-import re
-import sys
-import zlib
 from collections.abc import Collection, Mapping, Sequence
 from functools import cached_property
-from itertools import compress
-from typing import Any
 
 import numpy as np
 
 from labelrank._validation import shorten
+from labelrank.textcolumns import DECIMAL, INTEGER, Columns, first_unknown, repeats
 
 __all__ = ["RunFileError", "Run", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth", "write_run",
            "parse_int", "parse_decimal", "ORDERS", "TRUTH_FORMS", "RUN_FORMS"]
@@ -75,17 +69,6 @@ class RunFileError(ValueError):
     """
 
 
-# ASCII only: Python's int() and float() also accept "1_0" (= 10) and non-ASCII digits such as "\u0661" (= 1).
-_INTEGER = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z", re.ASCII)
-_SPACE = np.zeros(256, dtype=bool)
-_SPACE[list(b" \t\n\x0b\x0c")] = True  # bytes.split()'s whitespace once "\r" has become "\n"
-_BOM = codecs.BOM_UTF8
-#: Files from this size on are parsed by pandas' C reader; smaller ones by ``bytes.split``, which needs no pandas
-#: (a run of a few lines is then scored in a fraction of a second).
-PANDAS_FROM_BYTES = 1 << 20
-
-
 def parse_int(text: str) -> int | None:
     """``text`` as an integer if it is one written in ASCII digits (an optional sign), else None.
 
@@ -98,7 +81,7 @@ def parse_int(text: str) -> int | None:
     >>> parse_int("42"), parse_int("-7"), parse_int("4_2"), parse_int("\u0664\u0662")  # Arabic-Indic digits: refused
     (42, -7, None, None)
     """
-    return int(text) if _INTEGER.match(text) else None
+    return int(text) if INTEGER.match(text) else None
 
 
 def parse_decimal(text: str) -> float | None:
@@ -113,7 +96,7 @@ def parse_decimal(text: str) -> float | None:
     >>> parse_decimal("0.5"), parse_decimal("1e-3"), parse_decimal("inf"), parse_decimal("0_5")
     (0.5, 0.001, None, None)
     """
-    if not _DECIMAL.match(text):
+    if not DECIMAL.match(text):
         return None
     value = float(text)
     return value if math.isfinite(value) else None
@@ -266,261 +249,6 @@ class Run:
 
 
 # ------------------------------------------------------------------------------------------------ reading
-def _read_bytes(path: str | os.PathLike, what: str) -> bytes:
-    """The file's bytes: standard input for ``-``, decompressed for a ``.gz`` suffix."""
-    try:
-        if str(path) == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as fh:
-                data = fh.read()
-    except FileNotFoundError:
-        raise RunFileError(f"{path}: {what} file not found") from None
-    except OSError as exc:
-        raise RunFileError(f"{path}: cannot read the {what} file: {exc}") from exc
-    if str(path).endswith(".gz"):
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise RunFileError(f"{path}: the {what} file ends in .gz but is not a whole gzip file ({exc})") from None
-    return data
-
-
-class _Columns:
-    """The data lines of a file, split into ``width`` columns: :meth:`text` and :meth:`numbers` read column ``j``
-    (row ``r`` on line ``lines[r]``).
-
-    numpy finds the lines and counts their fields first, so that every rule of form (a known number of columns,
-    the same on every line, no byte-order mark inside) is checked before any field is read. A well-formed file
-    of at least :data:`PANDAS_FROM_BYTES` without comment lines is then parsed by pandas' C reader (fields as text, numbers checked and converted by
-    :meth:`numbers`); any other file is split by ``bytes.split``. Both give the same columns
-    (``tests/test_runfiles_oracle.py``).
-    """
-
-    def __init__(self, path: str | os.PathLike, what: str, forms: Mapping[int, str]) -> None:
-        data = _read_bytes(path, what)
-        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-            raise RunFileError(f"{path}: the {what} file is UTF-16 (it starts with a UTF-16 byte-order mark); "
-                               "save it as UTF-8")
-        if data.startswith(_BOM):  # Windows editors write one
-            data = data[len(_BOM):]
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data[: exc.start].count(b"\n") + 1
-            raise RunFileError(f"{path}:{line}: the {what} file is not UTF-8 ({exc.reason} at byte {exc.start})") \
-                from None
-        if b"\r" in data:
-            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        self.path, self.what, self.data = path, what, data
-        # fields per line from the byte array: a field starts where a non-space follows a space
-        arr = np.frombuffer(data, dtype=np.uint8)
-        space = _SPACE[arr]
-        start = ~space
-        start[1:] &= space[:-1]
-        starts = np.flatnonzero(start)
-        del space, start
-        ends = np.flatnonzero(arr == 10)
-        if not data.endswith(b"\n"):
-            ends = np.append(ends, len(data))
-        before = np.searchsorted(starts, ends)  # fields that start before each line's end
-        counts = np.diff(before, prepend=0)
-        comment = np.zeros(len(counts), dtype=bool)
-        if b"#" in data:
-            has = np.flatnonzero(counts)
-            comment[has] = arr[starts[(before - counts)[has]]] == ord("#")
-        del arr, starts
-        data_line = (counts > 0) & ~comment
-        lines = np.flatnonzero(data_line)
-        if not lines.size:
-            raise RunFileError(f"{path}: the {what} file is empty (no data lines)")
-        width = int(counts[lines[0]])
-        errors = []  # (line, check, message): the earliest line's, a byte-order mark before the columns
-        bom = self._bom_line(lines)
-        if bom is not None:
-            errors.append((bom, 0, f"{path}:{bom + 1}: a byte-order mark (U+FEFF) inside the {what} file, not at "
-                                   "its start (files joined together?)"))
-        if width not in forms:
-            described = " or ".join(f"{n} columns '{form}'" for n, form in forms.items())
-            errors.append((lines[0], 1, f"{path}:{lines[0] + 1}: expected {described}, got {width}: "
-                                        f"{self.quote(lines[0] + 1)}"))
-        else:
-            wrong = lines[counts[lines] != width]
-            if wrong.size:
-                n = int(counts[wrong[0]])
-                mixed = " (the file mixes forms)" if n in forms else ""
-                errors.append((wrong[0], 1, f"{path}:{wrong[0] + 1}: expected {width} columns '{forms[width]}' as "
-                                            f"on line {lines[0] + 1}, got {n}{mixed}: {self.quote(wrong[0] + 1)}"))
-        # the earliest such error stands for the file, unless a line before it has an error of its own (a reader
-        # checks the rows before it first: :meth:`raise_error`)
-        self.error = min(errors)[2] if errors else None
-        if errors:
-            lines = lines[: np.searchsorted(lines, min(errors)[0])]
-            width = width if width in forms else next(iter(forms))  # no rows then: the error is on the first line
-        self.width, self.lines = width, lines + 1
-        self._frame = None
-        if (len(data) >= PANDAS_FROM_BYTES and not errors and not comment.any() and b"\x0b" not in data
-                and b"\x0c" not in data):
-            self._frame = self._parse(data, width, len(lines))
-        if self._frame is None:
-            tokens = data.split()
-            if comment.any():
-                tokens = list(compress(tokens, np.repeat(data_line, counts).tolist()))
-            self._tokens = tokens[: len(lines) * width]
-
-    @staticmethod
-    def _parse(data: bytes, width: int, n_rows: int):
-        """The fields as text by pandas' C reader (spaces and tabs between fields), or None if it reads the file
-        otherwise than the line count says."""
-        import csv
-        import io
-
-        import pandas as pd
-
-        try:
-            frame = pd.read_csv(io.BytesIO(data), sep=r"\s+", header=None, names=range(width), dtype=object,
-                                quoting=csv.QUOTE_NONE, na_filter=False, engine="c", skip_blank_lines=True)
-        except (ValueError, pd.errors.ParserError):
-            return None
-        return frame if len(frame) == n_rows else None
-
-    def text(self, j: int) -> tuple[list[str], np.ndarray]:
-        """Column ``j``'s distinct values in the order they first appear, and each row's code."""
-        if self._frame is not None:
-            import pandas as pd
-
-            codes, distinct = pd.factorize(self._frame[j], use_na_sentinel=False)
-            return [str(value) for value in distinct], codes.astype(np.int64, copy=False)
-        return _codes(self._tokens[j:: self.width])
-
-    def numbers(self, j: int, kind: type) -> tuple[np.ndarray, int | None, str]:
-        """Column ``j`` read as ``kind`` (int or float) as :func:`_numbers` reads it."""
-        pattern = _INTEGER if kind is int else _DECIMAL
-        if self._frame is not None:
-            return _numbers(self._frame[j].tolist(), kind, pattern)
-        return _numbers(self._tokens[j:: self.width], kind, pattern)
-
-    def field(self, row: int, j: int) -> str:
-        """Field ``j`` of row ``row``, as text (for a message)."""
-        return self.data.split(b"\n")[self.lines[row] - 1].split()[j].decode("utf-8")
-
-    def raise_error(self, errors: list[tuple[int, int, str]]) -> None:
-        """Raise the error of the earliest row among ``errors`` (``(row, check, message)``, ties: the earliest
-        check), else the file's own error of form (a line after every row), if any."""
-        if errors:
-            raise RunFileError(min(errors)[2])
-        if self.error is not None:
-            raise RunFileError(self.error)
-
-    def _bom_line(self, lines: np.ndarray) -> int | None:
-        """The first data line (0-based, of ``lines``) holding a byte-order mark, which is then not the file's
-        first bytes (files joined together), or None."""
-        at = self.data.find(_BOM)
-        while at >= 0:
-            line = self.data.count(b"\n", 0, at)
-            i = np.searchsorted(lines, line)
-            if i < len(lines) and lines[i] == line:
-                return line
-            at = self.data.find(_BOM, at + 1)
-        return None
-
-    def quote(self, lineno: int) -> str:
-        """The fields of line ``lineno`` (1-based), quoted and shortened for a message."""
-        fields = self.data.split(b"\n")[lineno - 1].decode("utf-8").split()
-        return repr(shorten(" ".join(fields)))
-
-    def where(self, row: int) -> str:
-        return f"{self.path}:{self.lines[row]}"
-
-
-def _codes(column: list[bytes]) -> tuple[list[str], np.ndarray]:
-    """The distinct values of ``column`` (decoded, in the order they first appear) and each row's code.
-
-    A column whose equal values stand together (a run's documents, one after another; a single tag) is coded
-    from where the value changes, without a lookup per row.
-    """
-    n = len(column)
-    values = np.array(column, dtype=object)
-    change = np.flatnonzero(values[1:] != values[:-1]) + 1 if n > 1 else np.zeros(0, np.int64)
-    starts = np.concatenate([[0], change]) if n else np.zeros(0, np.int64)
-    heads = values[starts].tolist() if len(starts) <= n // 2 else column  # many stretches: look each row up
-    distinct = list(dict.fromkeys(heads))
-    if len(distinct) == len(starts):  # every value in one stretch
-        codes = np.repeat(np.arange(len(starts), dtype=np.int64), np.diff(np.append(starts, n)))
-    else:
-        code = {value: i for i, value in enumerate(distinct)}
-        codes = np.fromiter(map(code.__getitem__, column), dtype=np.int64, count=n)
-    return [value.decode("utf-8") for value in distinct], codes
-
-
-def _first_unknown(names: list[str], codes: np.ndarray, known) -> int | None:
-    """The first row whose value (``names[codes[row]]``) is not in ``known``."""
-    for i, name in enumerate(names):  # in order of first appearance: the first unknown is the earliest
-        if name not in known:
-            return int(np.argmax(codes == i))
-    return None
-
-
-def _numbers(column: list[bytes] | list[str], kind: type, pattern: re.Pattern) -> tuple[np.ndarray, int | None, str]:
-    """The column read as ``kind`` (int or float); the first row that is not an ASCII number (else None) and why.
-
-    The whole column is read by ``int()`` or ``float()`` when it is ASCII (they read other digits, such as
-    ``"\u0661"``, as digits) and has no underscore (they read ``"1_0"`` as 10): of the rest they accept exactly
-    what ``pattern`` matches, with ``inf`` and ``nan`` caught as not finite. Otherwise, or when they refuse a field,
-    the fields are looked at one by one. The reason is ``"large"`` for an integer beyond 64 bits, else ``"form"``;
-    with a bad row, the values are those of the rows before it.
-    """
-    dtype = np.int64 if kind is int else np.float64
-    if not column:
-        return np.zeros(0, dtype=dtype), None, "form"
-    joined = (b"\n" if isinstance(column[0], bytes) else "\n").join(column)
-    if joined.isascii() and (b"_" if isinstance(joined, bytes) else "_") not in joined:
-        try:
-            values = np.fromiter(map(kind, column), dtype=dtype, count=len(column))
-        except (ValueError, OverflowError):
-            pass
-        else:
-            bad = np.flatnonzero(~np.isfinite(values)) if kind is float else np.zeros(0, np.int64)
-            return values, (int(bad[0]) if bad.size else None), "form"
-    good: list = []
-    for row, value in enumerate(column):
-        text = value.decode("utf-8") if isinstance(value, bytes) else value
-        if not pattern.match(text) or (kind is float and not math.isfinite(float(text))):
-            return np.array(good, dtype=dtype), row, "form"
-        if kind is int and not -2 ** 63 <= int(text) < 2 ** 63:
-            return np.array(good, dtype=dtype), row, "large"
-        good.append(kind(text))
-    raise AssertionError("unreachable: a column that int()/float() refused has a field that refuses it")
-
-
-def _repeats(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Rows whose ``keys`` (a tuple of equal-length non-negative integer arrays) repeat an earlier row's, and that
-    earlier first row."""
-    n = len(keys[0])
-    if n < 2:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    combined, span = np.zeros(n, dtype=np.int64), 1
-    for key in reversed(keys):  # one integer per row when the keys' ranges allow, else a sort on each key
-        top = int(key.max()) + 1
-        if span * top >= 2 ** 62:
-            order = np.lexsort(tuple(reversed(keys)))
-            break
-        combined += key * span
-        span *= top
-    else:
-        order = np.argsort(combined, kind="stable")
-    same = np.ones(n - 1, dtype=bool)
-    for key in keys:
-        sk = key[order]
-        same &= sk[1:] == sk[:-1]
-    if not same.any():
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    same = np.concatenate([[False], same])
-    group_start = np.maximum.accumulate(np.where(same, 0, np.arange(n)))
-    repeat = np.flatnonzero(same)
-    return order[repeat], order[group_start[repeat]]
-
-
 def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -> dict[str, list[str]]:
     """Read a truth file into ``{doc: [relevant labels in file order]}``.
 
@@ -553,7 +281,7 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
     >>> read_truth(path, ["a1", "a2", "b"])
     {'d1': ['a1'], 'd2': ['b']}
     """
-    table = _Columns(path, "truth", TRUTH_FORMS)
+    table = Columns(path, "truth", TRUTH_FORMS, RunFileError)
     label_j = 1 if table.width == 2 else 2
     doc_names, doc_codes = table.text(0)
     label_names, label_codes = table.text(label_j)
@@ -567,11 +295,11 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
         else:
             relevant = rel >= 1
     if labels is not None:
-        bad = _first_unknown(label_names, label_codes, labels)
+        bad = first_unknown(label_names, label_codes, labels)
         if bad is not None:
             errors.append((bad, 1, f"{table.where(bad)}: unknown label {shorten(label_names[label_codes[bad]])!r} "
                                    "(not in the tree)"))
-    again, first = _repeats((doc_codes, label_codes))
+    again, first = repeats((doc_codes, label_codes))
     if again.size:
         row = int(again.argmin())
         r, f = int(again[row]), int(first[row])
@@ -672,7 +400,7 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
     by_rank = order == "rank"
-    table = _Columns(path, "run", RUN_FORMS)
+    table = Columns(path, "run", RUN_FORMS, RunFileError)
     doc_j, label_j, rank_j, score_j = (0, 1, 2, 3) if table.width == 4 else (0, 2, 3, 4)
     if table.width == 4:
         run_names, run_codes = [str(path)], np.zeros(len(table.lines), dtype=np.int64)
@@ -682,11 +410,11 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
     label_names, label_codes = table.text(label_j)
     errors = []
     if labels is not None:
-        bad = _first_unknown(label_names, label_codes, labels)
+        bad = first_unknown(label_names, label_codes, labels)
         if bad is not None:
             errors.append((bad, 0, f"{table.where(bad)}: unknown label {shorten(label_names[label_codes[bad]])!r} "
                                    "(not in the tree)"))
-    bad = _first_unknown(doc_names, doc_codes, docs if isinstance(docs, (set, dict)) else set(docs))
+    bad = first_unknown(doc_names, doc_codes, docs if isinstance(docs, (set, dict)) else set(docs))
     if bad is not None:
         errors.append((bad, 1, f"{table.where(bad)}: document {shorten(doc_names[doc_codes[bad]])!r} is not in the "
                                "truth file"))
@@ -728,14 +456,14 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
     return runs
 
 
-def _check_repeats(table: _Columns, run_codes, doc_codes, label_codes, rank, doc_names, label_names) -> None:
+def _check_repeats(table: Columns, run_codes, doc_codes, label_codes, rank, doc_names, label_names) -> None:
     """RunFileError for the first run (in the order of its tag) that repeats a document's label, or its rank when
     ``rank`` is given; the message names the earliest such line of that run (a label before a rank on one line)."""
     found = []
     for check, column in enumerate((label_codes, rank)):
         if column is None:
             continue
-        again, first = _repeats((run_codes, doc_codes, column))
+        again, first = repeats((run_codes, doc_codes, column))
         for a, f in zip(again.tolist(), first.tolist()):
             found.append((run_codes[a], a, check, f))
     if not found:

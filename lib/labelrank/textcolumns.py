@@ -1,0 +1,382 @@
+"""A text file of whitespace-separated fields, split into columns at once: the reader behind :mod:`labelrank.runfiles`.
+
+:class:`Columns` reads a file whole: numpy finds its lines and counts their fields, so that every rule of form (a
+known number of columns, the same on every line, no byte-order mark inside) is checked before any field is read;
+the fields are then split by pandas' C reader (files of at least :data:`PANDAS_FROM_BYTES`) or by ``bytes.split``.
+:func:`numbers` reads a column of numbers strictly (ASCII decimals only), :func:`code_column` codes a column of names,
+:func:`repeats` finds rows that repeat a key. Every problem is an exception of the class the caller names, with the
+file and the line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import math
+import os
+import re
+import sys
+import zlib
+from collections.abc import Mapping, Sequence
+from itertools import compress
+
+import numpy as np
+
+from labelrank._validation import shorten
+
+__all__ = ["Columns", "read_bytes", "code_column", "first_unknown", "numbers", "repeats", "INTEGER", "DECIMAL",
+           "PANDAS_FROM_BYTES"]
+
+# ASCII only: Python's int() and float() also accept "1_0" (= 10) and non-ASCII digits such as "\u0661" (= 1).
+INTEGER = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
+DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z", re.ASCII)
+SPACE_BYTES = np.zeros(256, dtype=bool)
+SPACE_BYTES[list(b" \t\n\x0b\x0c")] = True  # bytes.split()'s whitespace once "\r" has become "\n"
+BOM = codecs.BOM_UTF8
+#: Files from this size on are parsed by pandas' C reader; smaller ones by ``bytes.split``, which needs no pandas
+#: (a run of a few lines is then scored in a fraction of a second).
+PANDAS_FROM_BYTES = 1 << 20
+
+
+
+def read_bytes(path: str | os.PathLike, what: str, error: type[Exception] = ValueError) -> bytes:
+    """The file's bytes: standard input for ``-``, decompressed for a ``.gz`` suffix; problems raise ``error``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file, or ``-``.
+    what : str
+        What the file is, for messages (``"run"``, ``"truth"``).
+    error : type of Exception, default=ValueError
+        The exception raised for a missing, unreadable or broken file.
+
+    Examples
+    --------
+    >>> read_bytes("no-such-file.txt", "run")
+    Traceback (most recent call last):
+        ...
+    ValueError: no-such-file.txt: run file not found
+    """
+    try:
+        if str(path) == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read()
+    except FileNotFoundError:
+        raise error(f"{path}: {what} file not found") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read the {what} file: {exc}") from exc
+    if str(path).endswith(".gz"):
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise error(f"{path}: the {what} file ends in .gz but is not a whole gzip file ({exc})") from None
+    return data
+
+
+class Columns:
+    """The data lines of a file, split into ``width`` columns: :meth:`text` and :meth:`numbers` read column ``j``
+    (row ``r`` on line ``lines[r]``).
+
+    numpy finds the lines and counts their fields first, so that every rule of form (a known number of columns,
+    the same on every line, no byte-order mark inside) is checked before any field is read. A well-formed file
+    of at least :data:`PANDAS_FROM_BYTES` without comment lines is then parsed by pandas' C reader (fields as text, numbers checked and converted by
+    :meth:`numbers`); any other file is split by ``bytes.split``. Both give the same columns
+    (``tests/test_runfiles_oracle.py``).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file, or ``-`` (standard input); ``.gz`` is read through gzip.
+    what : str
+        What the file is, for messages.
+    forms : mapping of int to str
+        The numbers of columns a line may have, each with its description.
+    error : type of Exception, default=ValueError
+        The exception raised, its message naming the file and the line.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.txt")
+    >>> _ = open(path, "w").write("# a comment\\nd1 a 1\\nd2 b 2\\n")
+    >>> table = Columns(path, "test", {3: "doc label n"})
+    >>> table.text(0), table.numbers(2, int)[0].tolist(), table.lines.tolist()
+    ((['d1', 'd2'], array([0, 1])), [1, 2], [2, 3])
+    """
+
+    def __init__(self, path: str | os.PathLike, what: str, forms: Mapping[int, str],
+                 error: type[Exception] = ValueError) -> None:
+        self.error_class = error
+        data = read_bytes(path, what, error)
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            raise error(f"{path}: the {what} file is UTF-16 (it starts with a UTF-16 byte-order mark); "
+                               "save it as UTF-8")
+        if data.startswith(BOM):  # Windows editors write one
+            data = data[len(BOM):]
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise error(f"{path}:{line}: the {what} file is not UTF-8 ({exc.reason} at byte {exc.start})") \
+                from None
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        self.path, self.what, self.data = path, what, data
+        # fields per line from the byte array: a field starts where a non-space follows a space
+        arr = np.frombuffer(data, dtype=np.uint8)
+        space = SPACE_BYTES[arr]
+        start = ~space
+        start[1:] &= space[:-1]
+        starts = np.flatnonzero(start)
+        del space, start
+        ends = np.flatnonzero(arr == 10)
+        if not data.endswith(b"\n"):
+            ends = np.append(ends, len(data))
+        before = np.searchsorted(starts, ends)  # fields that start before each line's end
+        counts = np.diff(before, prepend=0)
+        comment = np.zeros(len(counts), dtype=bool)
+        if b"#" in data:
+            has = np.flatnonzero(counts)
+            comment[has] = arr[starts[(before - counts)[has]]] == ord("#")
+        del arr, starts
+        data_line = (counts > 0) & ~comment
+        lines = np.flatnonzero(data_line)
+        if not lines.size:
+            raise error(f"{path}: the {what} file is empty (no data lines)")
+        width = int(counts[lines[0]])
+        errors = []  # (line, check, message): the earliest line's, a byte-order mark before the columns
+        bom = self._bom_line(lines)
+        if bom is not None:
+            errors.append((bom, 0, f"{path}:{bom + 1}: a byte-order mark (U+FEFF) inside the {what} file, not at "
+                                   "its start (files joined together?)"))
+        if width not in forms:
+            described = " or ".join(f"{n} columns '{form}'" for n, form in forms.items())
+            errors.append((lines[0], 1, f"{path}:{lines[0] + 1}: expected {described}, got {width}: "
+                                        f"{self.quote(lines[0] + 1)}"))
+        else:
+            wrong = lines[counts[lines] != width]
+            if wrong.size:
+                n = int(counts[wrong[0]])
+                mixed = " (the file mixes forms)" if n in forms else ""
+                errors.append((wrong[0], 1, f"{path}:{wrong[0] + 1}: expected {width} columns '{forms[width]}' as "
+                                            f"on line {lines[0] + 1}, got {n}{mixed}: {self.quote(wrong[0] + 1)}"))
+        # the earliest such error stands for the file, unless a line before it has an error of its own (a reader
+        # checks the rows before it first: :meth:`raise_error`)
+        self.error = min(errors)[2] if errors else None
+        if errors:
+            lines = lines[: np.searchsorted(lines, min(errors)[0])]
+            width = width if width in forms else next(iter(forms))  # no rows then: the error is on the first line
+        self.width, self.lines = width, lines + 1
+        self._frame = None
+        if (len(data) >= PANDAS_FROM_BYTES and not errors and not comment.any() and b"\x0b" not in data
+                and b"\x0c" not in data):
+            self._frame = self._parse(data, width, len(lines))
+        if self._frame is None:
+            tokens = data.split()
+            if comment.any():
+                tokens = list(compress(tokens, np.repeat(data_line, counts).tolist()))
+            self._tokens = tokens[: len(lines) * width]
+
+    @staticmethod
+    def _parse(data: bytes, width: int, n_rows: int):
+        """The fields as text by pandas' C reader (spaces and tabs between fields), or None if it reads the file
+        otherwise than the line count says."""
+        import csv
+        import io
+
+        import pandas as pd
+
+        try:
+            frame = pd.read_csv(io.BytesIO(data), sep=r"\s+", header=None, names=range(width), dtype=object,
+                                quoting=csv.QUOTE_NONE, na_filter=False, engine="c", skip_blank_lines=True)
+        except (ValueError, pd.errors.ParserError):
+            return None
+        return frame if len(frame) == n_rows else None
+
+    def text(self, j: int) -> tuple[list[str], np.ndarray]:
+        """Column ``j``'s distinct values in the order they first appear, and each row's code."""
+        if self._frame is not None:
+            import pandas as pd
+
+            codes, distinct = pd.factorize(self._frame[j], use_na_sentinel=False)
+            return [str(value) for value in distinct], codes.astype(np.int64, copy=False)
+        return code_column(self._tokens[j:: self.width])
+
+    def numbers(self, j: int, kind: type) -> tuple[np.ndarray, int | None, str]:
+        """Column ``j`` read as ``kind`` (int or float) as :func:`numbers` reads it."""
+        pattern = INTEGER if kind is int else DECIMAL
+        if self._frame is not None:
+            return numbers(self._frame[j].tolist(), kind, pattern)
+        return numbers(self._tokens[j:: self.width], kind, pattern)
+
+    def field(self, row: int, j: int) -> str:
+        """Field ``j`` of row ``row``, as text (for a message)."""
+        return self.data.split(b"\n")[self.lines[row] - 1].split()[j].decode("utf-8")
+
+    def raise_error(self, errors: list[tuple[int, int, str]]) -> None:
+        """Raise the error of the earliest row among ``errors`` (``(row, check, message)``, ties: the earliest
+        check), else the file's own error of form (a line after every row), if any."""
+        if errors:
+            raise self.error_class(min(errors)[2])
+        if self.error is not None:
+            raise self.error_class(self.error)
+
+    def _bom_line(self, lines: np.ndarray) -> int | None:
+        """The first data line (0-based, of ``lines``) holding a byte-order mark, which is then not the file's
+        first bytes (files joined together), or None."""
+        at = self.data.find(BOM)
+        while at >= 0:
+            line = self.data.count(b"\n", 0, at)
+            i = np.searchsorted(lines, line)
+            if i < len(lines) and lines[i] == line:
+                return line
+            at = self.data.find(BOM, at + 1)
+        return None
+
+    def quote(self, lineno: int) -> str:
+        """The fields of line ``lineno`` (1-based), quoted and shortened for a message."""
+        fields = self.data.split(b"\n")[lineno - 1].decode("utf-8").split()
+        return repr(shorten(" ".join(fields)))
+
+    def where(self, row: int) -> str:
+        return f"{self.path}:{self.lines[row]}"
+
+
+def code_column(column: list[bytes]) -> tuple[list[str], np.ndarray]:
+    """The distinct values of ``column`` (decoded, in the order they first appear) and each row's code.
+
+    Parameters
+    ----------
+    column : list of bytes
+
+    A column whose equal values stand together (a run's documents, one after another; a single tag) is coded
+    from where the value changes, without a lookup per row.
+
+    Examples
+    --------
+    >>> code_column([b"d1", b"d1", b"d2", b"d1"])
+    (['d1', 'd2'], array([0, 0, 1, 0]))
+    """
+    n = len(column)
+    values = np.array(column, dtype=object)
+    change = np.flatnonzero(values[1:] != values[:-1]) + 1 if n > 1 else np.zeros(0, np.int64)
+    starts = np.concatenate([[0], change]) if n else np.zeros(0, np.int64)
+    heads = values[starts].tolist() if len(starts) <= n // 2 else column  # many stretches: look each row up
+    distinct = list(dict.fromkeys(heads))
+    if len(distinct) == len(starts):  # every value in one stretch
+        codes = np.repeat(np.arange(len(starts), dtype=np.int64), np.diff(np.append(starts, n)))
+    else:
+        code = {value: i for i, value in enumerate(distinct)}
+        codes = np.fromiter(map(code.__getitem__, column), dtype=np.int64, count=n)
+    return [value.decode("utf-8") for value in distinct], codes
+
+
+def first_unknown(names: list[str], codes: np.ndarray, known) -> int | None:
+    """The first row whose value (``names[codes[row]]``) is not in ``known``.
+
+    Parameters
+    ----------
+    names : list of str
+        The distinct values, in the order they first appear (:func:`code_column`).
+    codes : numpy.ndarray of int
+        Each row's value as an index into ``names``.
+    known : collection of str
+
+    Examples
+    --------
+    >>> first_unknown(["a", "z"], np.array([0, 0, 1, 1]), {"a"})
+    2
+    """
+    for i, name in enumerate(names):  # in order of first appearance: the first unknown is the earliest
+        if name not in known:
+            return int(np.argmax(codes == i))
+    return None
+
+
+def numbers(column: list[bytes] | list[str], kind: type, pattern: re.Pattern) -> tuple[np.ndarray, int | None, str]:
+    """The column read as ``kind`` (int or float); the first row that is not an ASCII number (else None) and why.
+
+    The whole column is read by ``int()`` or ``float()`` when it is ASCII (they read other digits, such as
+    ``"\u0661"``, as digits) and has no underscore (they read ``"1_0"`` as 10): of the rest they accept exactly
+    what ``pattern`` matches, with ``inf`` and ``nan`` caught as not finite. Otherwise, or when they refuse a field,
+    the fields are looked at one by one. The reason is ``"large"`` for an integer beyond 64 bits, else ``"form"``;
+    with a bad row, the values are those of the rows before it.
+
+    Parameters
+    ----------
+    column : list of bytes or list of str
+    kind : {int, float}
+    pattern : re.Pattern
+        :data:`INTEGER` or :data:`DECIMAL`.
+
+    Examples
+    --------
+    >>> numbers([b"1", b"2"], int, INTEGER)
+    (array([1, 2]), None, 'form')
+    >>> numbers([b"0.5", b"1_0"], float, DECIMAL)[1:]
+    (1, 'form')
+    """
+    dtype = np.int64 if kind is int else np.float64
+    if not column:
+        return np.zeros(0, dtype=dtype), None, "form"
+    joined = (b"\n" if isinstance(column[0], bytes) else "\n").join(column)
+    if joined.isascii() and (b"_" if isinstance(joined, bytes) else "_") not in joined:
+        try:
+            values = np.fromiter(map(kind, column), dtype=dtype, count=len(column))
+        except (ValueError, OverflowError):
+            pass
+        else:
+            bad = np.flatnonzero(~np.isfinite(values)) if kind is float else np.zeros(0, np.int64)
+            return values, (int(bad[0]) if bad.size else None), "form"
+    good: list = []
+    for row, value in enumerate(column):
+        text = value.decode("utf-8") if isinstance(value, bytes) else value
+        if not pattern.match(text) or (kind is float and not math.isfinite(float(text))):
+            return np.array(good, dtype=dtype), row, "form"
+        if kind is int and not -2 ** 63 <= int(text) < 2 ** 63:
+            return np.array(good, dtype=dtype), row, "large"
+        good.append(kind(text))
+    raise AssertionError("unreachable: a column that int()/float() refused has a field that refuses it")
+
+
+def repeats(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows whose ``keys`` (a tuple of equal-length non-negative integer arrays) repeat an earlier row's, and that
+    earlier first row.
+
+    Parameters
+    ----------
+    keys : sequence of numpy.ndarray
+
+    Examples
+    --------
+    >>> repeats((np.array([0, 1, 0, 0]), np.array([5, 5, 5, 6])))
+    (array([2]), array([0]))
+    """
+    n = len(keys[0])
+    if n < 2:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    combined, span = np.zeros(n, dtype=np.int64), 1
+    for key in reversed(keys):  # one integer per row when the keys' ranges allow, else a sort on each key
+        top = int(key.max()) + 1
+        if span * top >= 2 ** 62:
+            order = np.lexsort(tuple(reversed(keys)))
+            break
+        combined += key * span
+        span *= top
+    else:
+        order = np.argsort(combined, kind="stable")
+    same = np.ones(n - 1, dtype=bool)
+    for key in keys:
+        sk = key[order]
+        same &= sk[1:] == sk[:-1]
+    if not same.any():
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    same = np.concatenate([[False], same])
+    group_start = np.maximum.accumulate(np.where(same, 0, np.arange(n)))
+    repeat = np.flatnonzero(same)
+    return order[repeat], order[group_start[repeat]]
+
+
