@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
+    "common_prefix",
     "BDMTerms",
     "LATerms",
     "bdm",
@@ -58,7 +59,19 @@ def _check_pair(tree: object, a: object, b: object, names: tuple[str, str]) -> L
     return tree
 
 
-def _common_prefix(c1: Sequence[str], c2: Sequence[str]) -> int:
+def common_prefix(c1: Sequence[str], c2: Sequence[str]) -> int:
+    """The number of nodes two chains from the top share before they part (both start at the root).
+
+    Parameters
+    ----------
+    c1, c2 : sequence of str
+        Chains of labels from the top down (:meth:`labelrank.hierarchy.LabelTree.chains`).
+
+    Examples
+    --------
+    >>> common_prefix(["r", "a", "a1"], ["r", "a", "a2"])
+    2
+    """
     n = 0
     for x, y in zip(c1, c2):
         if x != y:
@@ -220,7 +233,7 @@ def la_terms(tree: LabelTree, key: str, response: str) -> LATerms:
     best: LATerms | None = None
     for ck in tree.chains(key):
         for cr in tree.chains(response):
-            cp = _common_prefix(ck, cr)
+            cp = common_prefix(ck, cr)
             sp = len(ck)
             if key == response:
                 terms = LATerms(sp=sp, fp=0, cp=cp, dp=0, msca=key, value=cp / sp)
@@ -358,7 +371,7 @@ def bdm_terms(tree: LabelTree, key: str, response: str) -> BDMTerms:
     best: BDMTerms | None = None
     for ck in tree.chains(key):
         for cr in tree.chains(response):
-            common = _common_prefix(ck, cr)  # nodes, >= 1 (the root)
+            common = common_prefix(ck, cr)  # nodes, >= 1 (the root)
             cp = common - 1
             dpk = len(ck) - common
             dpr = len(cr) - common

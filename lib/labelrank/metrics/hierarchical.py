@@ -44,7 +44,7 @@ from typing import Any, Literal
 import numpy as np
 
 from labelrank._validation import _describe, check_choice
-from labelrank.cost import _common_prefix
+from labelrank.cost import common_prefix
 from labelrank.hierarchy import LabelTree
 
 __all__ = ["hierarchical_prf", "lca_prf"]
@@ -276,7 +276,7 @@ def _lca_counts(tree: LabelTree, truth: list[list[str]], predicted: list[list[st
             counts.append((0, len(pred), len(true)))
             continue
         tc, pc = [chains(x)[0] for x in true], [chains(x)[0] for x in pred]
-        shared = np.array([[_common_prefix(p, t) for t in tc] for p in pc])  # nodes below the root both chains share
+        shared = np.array([[common_prefix(p, t) for t in tc] for p in pc])  # nodes below the root both chains share
         cost = np.array([[len(p) + len(t) for t in tc] for p in pc]) - 2 * shared
         aug_pred, aug_true = set(), set()
         for i, j in _edge_cover(cost):

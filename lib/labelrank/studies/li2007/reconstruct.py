@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from labelrank._validation import check_positive_int, check_real
-from labelrank.cost import _common_prefix, bdm_matrix, bdm_terms
+from labelrank.cost import common_prefix, bdm_matrix, bdm_terms
 from labelrank.hierarchy import LabelTree
 from labelrank.studies.paper import load
 
@@ -122,7 +122,7 @@ def _relaxation_rows(topology: dict[str, str]):
     rows = []
     for k, r in _PAIRS:
         ck, cr = chain(k), chain(r)
-        c = _common_prefix(ck, cr)
+        c = common_prefix(ck, cr)
         between = [ck[c - 1]] + ck[c:-1] + cr[c:-1]  # the MSCA and the nodes strictly between it and k / r
         # CP counts edges from the theme root, one above AA: CP = c
         rows.append((c, [nodes.index(x) for x in between], len(ck) - c, len(cr) - c, nodes.index(k),
