@@ -12,9 +12,12 @@ another, and the parent records its user CPU seconds and peak resident memory (`
   and ``Rprec``.
 
 Both print their mean A-Precision and R-Precision, which must agree (``--order score`` is trec_eval's order).
-Then the wall time of ``labelrank score`` on a three-line run, the start-up cost a user feels.
+The three tools take turns ``--repeats`` times; each row keeps its least user CPU time (the run least disturbed by
+the rest of the machine) and its largest peak memory. Then the wall time of ``labelrank score`` on a three-line
+run, the start-up cost a user feels.
 
 Usage: python benchmarks/bench_score.py [--documents 100000] [--labels-per-doc 10] [--tree-labels 5000] [--depth 6]
+       [--repeats 3]
 """
 
 from __future__ import annotations
@@ -99,14 +102,20 @@ def main() -> None:
     parser.add_argument("--labels-per-doc", type=int, default=10)
     parser.add_argument("--tree-labels", type=int, default=5_000)
     parser.add_argument("--depth", type=int, default=6)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     exe = Path(sys.executable).with_name("labelrank")
     with tempfile.TemporaryDirectory() as tmp:
         tree, qrels, run = write_case(Path(tmp), args.documents, args.labels_per_doc, args.tree_labels, args.depth)
         common = [str(exe), "score", "--truth", str(qrels), "--run", str(run), "--order", "score"]
-        rows = {"labelrank": timed([*common[:2], "--tree", str(tree), *common[2:]]),
-                "labelrank-binary": timed(common),
-                "pytrec_eval": timed([sys.executable, "-c", PYTREC, str(qrels), str(run)])}
+        commands = {"labelrank": [*common[:2], "--tree", str(tree), *common[2:]], "labelrank-binary": common,
+                    "pytrec_eval": [sys.executable, "-c", PYTREC, str(qrels), str(run)]}
+        results = {name: [] for name in commands}
+        for _ in range(max(1, args.repeats)):  # in turns, so that a disturbance hits every tool alike
+            for name, argv in commands.items():
+                results[name].append(timed(argv))
+        rows = {name: dict(min(got, key=lambda row: row["user_seconds"]),
+                           peak_mb=max(row["peak_mb"] for row in got)) for name, got in results.items()}
         ours = labelrank_means(rows["labelrank"]["stdout"])
         binary = labelrank_means(rows["labelrank-binary"]["stdout"])
         theirs = tuple(float(x) for x in rows["pytrec_eval"]["stdout"].split())
@@ -129,6 +138,7 @@ def main() -> None:
     print(f"MAP {theirs[0]:.4f}, R-Precision {theirs[1]:.4f} (both tools); a three-line run: {startup:.2f} s wall")
     lines = args.documents * args.labels_per_doc
     values = {"lines": lines, "documents": args.documents, "tree_labels": args.tree_labels, "depth": args.depth,
+              "repeats": max(1, args.repeats),
               "map": theirs[0], "r_precision": theirs[1], "three_line_wall_seconds": startup}
     print(f"record: {write_record('bench_score', {'tools': table}, values=values)}")
 

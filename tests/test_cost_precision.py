@@ -318,7 +318,10 @@ def test_binary_f_is_the_usual_f1():
 
 
 # --------------------------------------------------------------------------- the vectorised scorer, many cases
-def test_scorer_matches_the_per_document_functions(fig1):
+@pytest.mark.parametrize("heads", [False, True])
+def test_scorer_matches_the_per_document_functions(fig1, heads):
+    """With ``heads``, each assigned set is the head of its ranked list (a threshold on ranked scores), whose
+    similarities the scorer takes from the list's (when the list is not cut shorter than the set)."""
     tree, S = fig1
     rng = np.random.default_rng(0)
     labels = list(tree.labels)
@@ -327,6 +330,8 @@ def test_scorer_matches_the_per_document_functions(fig1):
         truth.append(list(rng.choice(labels, rng.integers(0, 7), replace=False)))
         ranking.append(list(rng.choice(labels, rng.integers(0, 40), replace=False)))
         assigned.append(list(rng.choice(labels, rng.integers(0, 8), replace=False)))
+        if heads:
+            assigned[-1] = ranking[-1][: rng.integers(0, 15)]
     scorer = CostScorer(S)
     for cutoff, recall, rule in ((200, "symmetric", "best"), (10, "binary", "best"), (25, "symmetric", "matching")):
         table = scorer.score(truth, ranking, assigned, cutoff=cutoff, recall=recall, low_rule=rule,

@@ -14,8 +14,10 @@ from labelrank import runfiles, textcolumns
 
 LABELS = ["A", "B", "AA", "AB", "B-1", "b", "\u00e9t\u00e9", "C#"]
 DOCS = ["d1", "d2", "d3", "#d4"]
-BAD_RANKS = ["0", "-1", "1_0", "x", "\u0661", "1.5", "+2"]
-BAD_SCORES = ["nan", "inf", "1e999", "0_5", ".5", "1.", "-0", "+.5e-3", "1e", "0x10", "\u0661"]
+# odd numbers, good and bad; pandas' typed reader alone would take "1.0", "1e3" and "True" as integers
+BAD_RANKS = ["0", "-1", "1_0", "x", "\u0661", "1.5", "+2", "1.0", "1e3", "True", "007"]  # (ranks beyond 2**63: below)
+BAD_SCORES = ["nan", "inf", "1e999", "0_5", ".5", "1.", "-0", "+.5e-3", "1e", "0x10", "\u0661", "True", "-inf",
+              "Infinity", "NaN", "1e-400", "0.1000000000000000055511151231257827"]
 
 
 def _line(rng: random.Random, fields: list[str]) -> str:
@@ -53,7 +55,7 @@ def random_truth(rng: random.Random) -> bytes:
     for _ in range(rng.randrange(0, 9)):
         doc, label = rng.choice(DOCS[:3]), rng.choice(LABELS + ["ZZ"] * (rng.random() < 0.05))
         if trec:
-            rel = rng.choice(["1", "0", "2", "-1"] + (["yes", "1_0"] if rng.random() < 0.05 else []))
+            rel = rng.choice(["1", "0", "2", "-1"] + (["yes", "1_0", "1.0", "True"] if rng.random() < 0.05 else []))
             lines.append(_line(rng, [doc, "0", label, rel]))
         else:
             lines.append(_line(rng, [doc, label]))
@@ -132,17 +134,21 @@ def test_the_random_files_reach_every_kind_of_outcome(tmp_path, monkeypatch):
     """The generators make good files and every kind of error, and files that pandas' reader parses and files that
     bytes.split does, so the comparisons above compare something."""
     monkeypatch.setattr(textcolumns, "PANDAS_FROM_BYTES", 0)
-    messages, parsed_by = [], []
+    messages, parsed_by, typed = [], [], []
     for seed in range(400):
         rng = random.Random(1000 + seed)
         path = tmp_path / "run.txt"
         path.write_bytes(random_run(rng))
         messages.append(outcome(runfiles.read_runs, path, set(LABELS), set(DOCS[:3]), "rank")[1])
         try:
-            parsed_by.append(textcolumns.Columns(path, "run", runfiles.RUN_FORMS, runfiles.RunFileError)._frame is not None)
+            table = textcolumns.Columns(path, "run", runfiles.RUN_FORMS, runfiles.RunFileError, runfiles.RUN_NUMBERS)
+            parsed_by.append(table._frame is not None)
+            if table._frame is not None:
+                typed.append(bool(table._typed))
         except runfiles.RunFileError:
             pass
     assert sum(parsed_by) > 100 and len(parsed_by) - sum(parsed_by) > 50
+    assert sum(typed) > 50 and len(typed) - sum(typed) > 10  # numbers read by pandas, and files it reads as text
     text = " ".join(m for m in messages if isinstance(m, str))
     for phrase in ("unknown label", "is not in the truth file", "is not a positive integer", "is not a finite number",
                    "duplicate line", "duplicate rank", "the file mixes forms", "byte-order mark", "empty"):
@@ -151,7 +157,7 @@ def test_the_random_files_reach_every_kind_of_outcome(tmp_path, monkeypatch):
     assert any(not isinstance(m, str) and m and any(r.disagree for r in m.values()) for m in messages)
 
 
-def test_a_rank_beyond_64_bits_is_named(tmp_path):
+def test_a_rank_beyond_64_bits_is_named(tmp_path, parser):
     """The line reader takes any integer; the column reader holds ranks in 64 bits and says so."""
     (tmp_path / "run.txt").write_text("d1 A 1 0.5\nd1 B 99999999999999999999 0.4\n")
     with pytest.raises(runfiles.RunFileError, match=r"run.txt:2: rank '99999999999999999999' is not a positive "

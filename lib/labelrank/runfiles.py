@@ -48,13 +48,16 @@ from labelrank._validation import shorten
 from labelrank.textcolumns import DECIMAL, INTEGER, Columns, first_unknown, repeats
 
 __all__ = ["RunFileError", "Run", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth", "write_run",
-           "parse_int", "parse_decimal", "ORDERS", "TRUTH_FORMS", "RUN_FORMS"]
+           "parse_int", "parse_decimal", "ORDERS", "TRUTH_FORMS", "RUN_FORMS", "TRUTH_NUMBERS", "RUN_NUMBERS"]
 
 ORDERS: tuple[str, ...] = ("rank", "score")
 #: columns of a truth line in each form
 TRUTH_FORMS: dict[int, str] = {2: "doc label", 4: "doc 0 label rel"}
 #: columns of a run line in each form
 RUN_FORMS: dict[int, str] = {4: "doc label rank score", 6: "doc Q0 label rank score tag"}
+#: the columns of numbers in each form (column: int or float), for :class:`labelrank.textcolumns.Columns`
+TRUTH_NUMBERS: dict[int, dict[int, type]] = {4: {3: int}}
+RUN_NUMBERS: dict[int, dict[int, type]] = {4: {2: int, 3: float}, 6: {3: int, 4: float}}
 
 
 class RunFileError(ValueError):
@@ -219,11 +222,10 @@ class Run:
         except KeyError as exc:
             raise ValueError(f"run: label {exc.args[0]!r} has no index") from None
         lengths = np.diff(self.offsets)
-        target = np.full(len(self.docs), -1, dtype=np.int64)
-        for row, doc in enumerate(docs):
-            i = self._position.get(doc)
-            if i is not None:
-                target[i] = row
+        target = np.full(len(self.docs) + 1, -1, dtype=np.int64)
+        get = self._position.get
+        target[[get(doc, -1) for doc in docs]] = np.arange(len(docs))  # (documents the run lacks land on -1)
+        target = target[:-1]
         rank = np.arange(len(self.label_codes)) - np.repeat(self.offsets[:-1], lengths)
         keep = np.repeat(target >= 0, lengths)
         for limit in (width, top):
@@ -281,7 +283,7 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
     >>> read_truth(path, ["a1", "a2", "b"])
     {'d1': ['a1'], 'd2': ['b']}
     """
-    table = Columns(path, "truth", TRUTH_FORMS, RunFileError)
+    table = Columns(path, "truth", TRUTH_FORMS, RunFileError, TRUTH_NUMBERS)
     label_j = 1 if table.width == 2 else 2
     doc_names, doc_codes = table.text(0)
     label_names, label_codes = table.text(label_j)
@@ -306,14 +308,19 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
         errors.append((r, 2, f"{table.where(r)}: duplicate line for document {shorten(doc_names[doc_codes[r]])!r}, "
                              f"label {shorten(label_names[label_codes[r]])!r} (first on line {table.lines[f]})"))
     table.raise_error(errors)
-    truth: dict[str, list[str]] = {}
-    keep = range(len(doc_codes)) if relevant is None else np.flatnonzero(relevant).tolist()
-    docs, labs = doc_codes.tolist(), label_codes.tolist()
-    for row in keep:
-        truth.setdefault(doc_names[docs[row]], []).append(label_names[labs[row]])
-    if not truth:
+    if relevant is not None:
+        doc_codes, label_codes = doc_codes[relevant], label_codes[relevant]
+    if not len(doc_codes):
         raise RunFileError(f"{path}: the truth file judges no label relevant")
-    return truth
+    # the documents in the order their first relevant line comes, each one's labels in file order
+    docs, first = np.unique(doc_codes, return_index=True)
+    docs = docs[np.argsort(first)]
+    place = np.empty(len(doc_names), dtype=np.int64)
+    place[docs] = np.arange(len(docs))
+    rows = np.argsort(place[doc_codes], kind="stable")
+    labs = np.array(label_names, dtype=object)[label_codes[rows]].tolist()
+    ends = np.cumsum(np.bincount(doc_codes, minlength=len(doc_names))[docs]).tolist()
+    return dict(zip([doc_names[d] for d in docs.tolist()], map(labs.__getitem__, map(slice, [0, *ends[:-1]], ends))))
 
 
 def _ranked_order(group: np.ndarray, rank: np.ndarray, score: np.ndarray, label_key: np.ndarray, by_rank: bool
@@ -400,7 +407,7 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
     by_rank = order == "rank"
-    table = Columns(path, "run", RUN_FORMS, RunFileError)
+    table = Columns(path, "run", RUN_FORMS, RunFileError, RUN_NUMBERS)
     doc_j, label_j, rank_j, score_j = (0, 1, 2, 3) if table.width == 4 else (0, 2, 3, 4)
     if table.width == 4:
         run_names, run_codes = [str(path)], np.zeros(len(table.lines), dtype=np.int64)

@@ -32,6 +32,19 @@ INTEGER = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
 DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z", re.ASCII)
 SPACE_BYTES = np.zeros(256, dtype=bool)
 SPACE_BYTES[list(b" \t\n\x0b\x0c")] = True  # bytes.split()'s whitespace once "\r" has become "\n"
+#: ``bytes.translate`` table: 1 for the whitespace bytes, 0 for the others.
+SPACE_TABLE = bytes(SPACE_BYTES.astype(np.uint8))
+# The bytes a field of numbers may hold, for pandas' typed parse: bit 1 in an integer, bit 2 in a decimal (either
+# followed by whitespace). Within these alphabets pandas' C reader accepts exactly what INTEGER (within 64 bits) and
+# DECIMAL (finite) accept, and reads the values int() and float() read (tests/test_textcolumns.py); outside them
+# it also reads "1.0" and "True" as numbers, which those rules refuse.
+_NUMBER_BIT = {int: 1, float: 2}
+_classes = np.zeros(256, dtype=np.uint8)
+_classes[list(b"0123456789+-")] = 3
+_classes[list(b".eE")] = 2
+_classes[SPACE_BYTES] = 3
+NUMBER_TABLE = bytes(_classes)
+del _classes
 BOM = codecs.BOM_UTF8
 #: Files from this size on are parsed by pandas' C reader; smaller ones by ``bytes.split``, which needs no pandas
 #: (a run of a few lines is then scored in a fraction of a second).
@@ -82,9 +95,11 @@ class Columns:
 
     numpy finds the lines and counts their fields first, so that every rule of form (a known number of columns,
     the same on every line, no byte-order mark inside) is checked before any field is read. A well-formed file
-    of at least :data:`PANDAS_FROM_BYTES` without comment lines is then parsed by pandas' C reader (fields as text, numbers checked and converted by
-    :meth:`numbers`); any other file is split by ``bytes.split``. Both give the same columns
-    (``tests/test_runfiles_oracle.py``).
+    of at least :data:`PANDAS_FROM_BYTES` without comment lines is then parsed by pandas' C reader: the columns
+    that ``numeric`` names as numbers, when each of their fields holds only the bytes of a number
+    (:data:`NUMBER_TABLE`) and pandas reads them all, and the other fields as text, which :meth:`numbers` checks and
+    converts. Any other file is split by ``bytes.split``. All ways give the same columns
+    (``tests/test_runfiles_oracle.py``, ``tests/test_textcolumns.py``).
 
     Parameters
     ----------
@@ -96,6 +111,9 @@ class Columns:
         The numbers of columns a line may have, each with its description.
     error : type of Exception, default=ValueError
         The exception raised, its message naming the file and the line.
+    numeric : mapping of int to mapping of int to type, optional
+        For each number of columns, the columns of numbers and their kind (``int`` or ``float``), which pandas may
+        read as numbers (``{6: {3: int, 4: float}}``: a TREC run's rank and score).
 
     Examples
     --------
@@ -108,7 +126,8 @@ class Columns:
     """
 
     def __init__(self, path: str | os.PathLike, what: str, forms: Mapping[int, str],
-                 error: type[Exception] = ValueError) -> None:
+                 error: type[Exception] = ValueError, numeric: Mapping[int, Mapping[int, type]] | None = None
+                 ) -> None:
         self.error_class = error
         data = read_bytes(path, what, error)
         if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -127,7 +146,7 @@ class Columns:
         self.path, self.what, self.data = path, what, data
         # fields per line from the byte array: a field starts where a non-space follows a space
         arr = np.frombuffer(data, dtype=np.uint8)
-        space = SPACE_BYTES[arr]
+        space = np.frombuffer(data.translate(SPACE_TABLE), dtype=bool)
         start = ~space
         start[1:] &= space[:-1]
         starts = np.flatnonzero(start)
@@ -141,7 +160,6 @@ class Columns:
         if b"#" in data:
             has = np.flatnonzero(counts)
             comment[has] = arr[starts[(before - counts)[has]]] == ord("#")
-        del arr, starts
         data_line = (counts > 0) & ~comment
         lines = np.flatnonzero(data_line)
         if not lines.size:
@@ -170,10 +188,21 @@ class Columns:
             lines = lines[: np.searchsorted(lines, min(errors)[0])]
             width = width if width in forms else next(iter(forms))  # no rows then: the error is on the first line
         self.width, self.lines = width, lines + 1
-        self._frame = None
+        self._frame, self._typed = None, {}
         if (len(data) >= PANDAS_FROM_BYTES and not errors and not comment.any() and b"\x0b" not in data
                 and b"\x0c" not in data):
-            self._frame = self._parse(data, width, len(lines))
+            kinds = (numeric or {}).get(width, {})
+            # one space between neighbouring fields, none elsewhere: no tab, and a space per gap between fields
+            single = b"\t" not in data and data.count(b" ") == len(starts) - len(lines)
+            if kinds:
+                self._frame = self._parse(data, width, len(lines), kinds, single)
+                if self._frame is not None and self._numbers_as_written(starts, ends[lines], kinds):
+                    self._typed = dict(kinds)
+                else:
+                    self._frame = None
+            if self._frame is None:
+                self._frame = self._parse(data, width, len(lines), single=single)
+        del arr, starts
         if self._frame is None:
             tokens = data.split()
             if comment.any():
@@ -181,33 +210,65 @@ class Columns:
             self._tokens = tokens[: len(lines) * width]
 
     @staticmethod
-    def _parse(data: bytes, width: int, n_rows: int):
-        """The fields as text by pandas' C reader (spaces and tabs between fields), or None if it reads the file
-        otherwise than the line count says."""
+    def _parse(data: bytes, width: int, n_rows: int, kinds: Mapping[int, type] | None = None, single: bool = False):
+        """The fields by pandas' C reader (spaces and tabs between fields): as text, or the columns of ``kinds`` as
+        int64 or float64 numbers. None if it refuses them or reads the file otherwise than the line count says.
+
+        With ``single`` (the fields are separated by single spaces, none before or after them), the separator is
+        ``" "``, which pandas splits faster than the pattern of any whitespace.
+        """
         import csv
         import io
+        import warnings
 
         import pandas as pd
 
+        dtype = {j: object for j in range(width)}
+        options = {}
+        if kinds:
+            dtype.update({j: np.int64 if kind is int else np.float64 for j, kind in kinds.items()})
+            if any(kind is float for kind in kinds.values()) and _pandas_version() < (3, 1):
+                options["float_precision"] = "round_trip"  # correctly rounded, as float(); pandas >= 3.1 always is
         try:
-            frame = pd.read_csv(io.BytesIO(data), sep=r"\s+", header=None, names=range(width), dtype=object,
-                                quoting=csv.QUOTE_NONE, na_filter=False, engine="c", skip_blank_lines=True)
-        except (ValueError, pd.errors.ParserError):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # a refused cast warns before it raises
+                frame = pd.read_csv(io.BytesIO(data), sep=" " if single else r"\s+", header=None,
+                                    names=range(width), dtype=dtype, quoting=csv.QUOTE_NONE, na_filter=False,
+                                    engine="c", skip_blank_lines=True, **options)
+        except (ValueError, OverflowError, pd.errors.ParserError):
             return None
-        return frame if len(frame) == n_rows else None
+        if len(frame) != n_rows:
+            return None
+        if any(kind is float and not np.isfinite(frame[j].to_numpy()).all() for j, kind in (kinds or {}).items()):
+            return None
+        return frame
+
+    def _numbers_as_written(self, starts: np.ndarray, line_ends: np.ndarray, kinds: Mapping[int, type]) -> bool:
+        """Whether each field of a column of ``kinds`` holds only the bytes :data:`NUMBER_TABLE` allows for its
+        kind: then pandas' numbers are what :func:`numbers` reads."""
+        classes = np.frombuffer(self.data.translate(NUMBER_TABLE), dtype=np.uint8)
+        for j, kind in kinds.items():
+            first = starts[j::self.width]
+            after = starts[j + 1::self.width] if j + 1 < self.width else line_ends
+            edges = np.empty(2 * len(first), dtype=np.int64)
+            edges[0::2], edges[1::2] = first, after
+            # AND over each field and the whitespace after it (the last one runs to the end of the data)
+            allowed = np.bitwise_and.reduceat(classes, edges[:-1] if edges[-1] >= len(classes) else edges)
+            if not (allowed[0::2] & _NUMBER_BIT[kind]).all():
+                return False
+        return True
 
     def text(self, j: int) -> tuple[list[str], np.ndarray]:
         """Column ``j``'s distinct values in the order they first appear, and each row's code."""
         if self._frame is not None:
-            import pandas as pd
-
-            codes, distinct = pd.factorize(self._frame[j], use_na_sentinel=False)
-            return [str(value) for value in distinct], codes.astype(np.int64, copy=False)
+            return code_column(self._frame[j].to_numpy())
         return code_column(self._tokens[j:: self.width])
 
     def numbers(self, j: int, kind: type) -> tuple[np.ndarray, int | None, str]:
         """Column ``j`` read as ``kind`` (int or float) as :func:`numbers` reads it."""
         pattern = INTEGER if kind is int else DECIMAL
+        if self._typed.get(j) is kind:
+            return self._frame[j].to_numpy(), None, "form"
         if self._frame is not None:
             return numbers(self._frame[j].tolist(), kind, pattern)
         return numbers(self._tokens[j:: self.width], kind, pattern)
@@ -245,15 +306,15 @@ class Columns:
         return f"{self.path}:{self.lines[row]}"
 
 
-def code_column(column: list[bytes]) -> tuple[list[str], np.ndarray]:
+def code_column(column: list[bytes] | np.ndarray) -> tuple[list[str], np.ndarray]:
     """The distinct values of ``column`` (decoded, in the order they first appear) and each row's code.
 
     Parameters
     ----------
-    column : list of bytes
+    column : list of bytes, or numpy.ndarray of str (object dtype)
 
     A column whose equal values stand together (a run's documents, one after another; a single tag) is coded
-    from where the value changes, without a lookup per row.
+    from where the value changes, without a lookup per row; any other column by a hash of its values.
 
     Examples
     --------
@@ -261,17 +322,24 @@ def code_column(column: list[bytes]) -> tuple[list[str], np.ndarray]:
     (['d1', 'd2'], array([0, 0, 1, 0]))
     """
     n = len(column)
-    values = np.array(column, dtype=object)
+    values = column if isinstance(column, np.ndarray) else np.array(column, dtype=object)
     change = np.flatnonzero(values[1:] != values[:-1]) + 1 if n > 1 else np.zeros(0, np.int64)
     starts = np.concatenate([[0], change]) if n else np.zeros(0, np.int64)
-    heads = values[starts].tolist() if len(starts) <= n // 2 else column  # many stretches: look each row up
-    distinct = list(dict.fromkeys(heads))
-    if len(distinct) == len(starts):  # every value in one stretch
+    distinct = list(dict.fromkeys(values[starts].tolist())) if len(starts) <= n // 2 else None
+    if distinct is not None and len(distinct) == len(starts):  # every value in one stretch
         codes = np.repeat(np.arange(len(starts), dtype=np.int64), np.diff(np.append(starts, n)))
+    elif isinstance(column, np.ndarray):
+        import pandas as pd
+
+        codes, found = pd.factorize(values, use_na_sentinel=False)
+        distinct, codes = found.tolist(), codes.astype(np.int64, copy=False)
     else:
+        distinct = list(dict.fromkeys(column))
         code = {value: i for i, value in enumerate(distinct)}
         codes = np.fromiter(map(code.__getitem__, column), dtype=np.int64, count=n)
-    return [value.decode("utf-8") for value in distinct], codes
+    if distinct and isinstance(distinct[0], bytes):
+        distinct = [value.decode("utf-8") for value in distinct]
+    return distinct, codes
 
 
 def first_unknown(names: list[str], codes: np.ndarray, known) -> int | None:
@@ -380,3 +448,10 @@ def repeats(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return order[repeat], order[group_start[repeat]]
 
 
+
+
+def _pandas_version() -> tuple[int, int]:
+    import pandas as pd
+
+    major, minor = pd.__version__.split(".")[:2]
+    return int(major), int(re.match(r"[0-9]*", minor).group() or 0)

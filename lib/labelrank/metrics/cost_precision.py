@@ -685,16 +685,14 @@ class CostScorer:
     def _encode_lists(self, lists: Sequence[Any]) -> np.ndarray | None:
         """Label lists as a padded integer array at once, or None when a list is not a collection of distinct
         labels (str) that the scorer knows (:meth:`encode` then names the first such list)."""
-        if any(isinstance(row, (str, bytes)) or not isinstance(row, Collection) for row in lists):
+        if not all(type(row) is list for row in lists) and any(  # (lists of lists: no need to look closer)
+                isinstance(row, (str, bytes)) or not isinstance(row, Collection) for row in lists):
             return None
         lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
         flat = [lab for row in lists for lab in row]
         try:
-            get = self._index.get
-            codes = np.fromiter((get(lab, -1) for lab in flat), dtype=np.int64, count=len(flat))
-        except TypeError:  # an unhashable label
-            return None
-        if (codes < 0).any():
+            codes = np.fromiter(map(self._index.__getitem__, flat), dtype=np.int64, count=len(flat))
+        except (KeyError, TypeError):  # an unknown or unhashable label
             return None
         arr = np.full((len(lists), max(int(lengths.max(initial=0)), 1)), -1, dtype=np.int64)
         rows = np.repeat(np.arange(len(lists)), lengths)
@@ -705,35 +703,61 @@ class CostScorer:
         return arr
 
     # ------------------------------------------------------------------------------------------ the kernel
-    def _numerators(self, T: np.ndarray, L: np.ndarray) -> dict[str, np.ndarray]:
+    def _numerators(self, T: np.ndarray, L: np.ndarray, W: np.ndarray, eq: np.ndarray) -> dict[str, np.ndarray]:
         """For each document and prefix length k: the summed credits of the first k listed labels per variant.
 
-        ``T`` (n, t) true labels and ``L`` (n, m) listed labels, padded with -1. Also returns what recall needs.
+        ``T`` (n, t) true labels and ``L`` (n, m) listed labels, padded with -1; ``W`` and ``eq`` their
+        :meth:`_similarities`. Also returns ``rel``, whether each listed label is a true label.
         """
-        Tv, Lv = T >= 0, L >= 0
+        Lv = L >= 0
         n, m = L.shape
-        pair = Lv[:, :, None] & Tv[:, None, :]
-        W = np.zeros(pair.shape)
-        W[pair] = self._pairs(np.broadcast_to(L[:, :, None], pair.shape)[pair],
-                              np.broadcast_to(T[:, None, :], pair.shape)[pair])  # s(listed, true), valid pairs only
-        eq = pair & (L[:, :, None] == T[:, None, :])
-        rel = eq.any(axis=2)  # listed label k is a true label
+        rel = eq.any(axis=0)  # listed label k is a true label
         wrong = Lv & ~rel
         found_count = np.cumsum(rel, axis=1)  # exact matches within the top k
-        high = np.cumsum(np.where(Lv, W.max(axis=2, initial=0.0), 0.0), axis=1)
+        high = np.cumsum(np.where(Lv, W.max(axis=0), 0.0), axis=1)
         # BDM-Low: a wrong label at rank i earns, within the top k, its best similarity to the true labels not
         # found in the top k. Sort the true labels by the rank at which they are found (never found, then padding,
-        # last); after f exact matches the missed ones are the sorted columns f, f+1, ...: a suffix maximum.
-        found_at = np.where(eq.any(axis=1), eq.argmax(axis=1), m)
-        found_at = np.where(Tv, found_at, m + 1)
-        order = np.argsort(found_at, axis=1, kind="stable")
-        Ws = np.take_along_axis(W, order[:, None, :], axis=2)
-        suffix = np.maximum.accumulate(Ws[:, :, ::-1], axis=2)[:, :, ::-1]
-        suffix = np.concatenate([suffix, np.zeros((n, m, 1))], axis=2)  # nothing left to miss
-        C = np.cumsum(np.where(wrong[:, :, None], suffix, 0.0), axis=1)
-        low = found_count + np.take_along_axis(C, found_count[:, :, None], axis=2)[:, :, 0]
-        return {"binary": found_count.astype(np.float64), "high": high, "low": low, "rel": rel, "W": W,
-                "wrong": wrong, "eq": eq}
+        # last); after f exact matches the missed ones are the sorted true labels f, f+1, ...: a suffix maximum.
+        found_at = np.where(eq.any(axis=2), eq.argmax(axis=2), m)
+        found_at = np.where(T.T >= 0, found_at, m + 1)
+        order = np.argsort(found_at, axis=0, kind="stable")
+        suffix = np.maximum.accumulate(np.take_along_axis(W, order[:, :, None], axis=0)[::-1], axis=0)[::-1]
+        suffix = np.concatenate([suffix, np.zeros((1, n, m))], axis=0)  # nothing left to miss
+        C = np.cumsum(np.where(wrong, suffix, 0.0), axis=2)
+        low = found_count + np.take_along_axis(C, found_count[None], axis=0)[0]
+        return {"binary": found_count.astype(np.float64), "high": high, "low": low, "rel": rel}
+
+    def _similarities(self, T: np.ndarray, L: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``W[j, d, i]``: the similarity of listed label ``L[d, i]`` to true label ``T[d, j]`` (0 where either is
+        padding), and ``eq[j, d, i]``: whether they are the same label.
+
+        The true labels' axis comes first, so that a maximum over them is one over whole (n, m) slices.
+        """
+        listed, true = L[None, :, :], T.T[:, :, None]
+        pair = (listed >= 0) & (true >= 0)
+        W = np.zeros(pair.shape)
+        W[pair] = self._pairs(np.broadcast_to(listed, pair.shape)[pair], np.broadcast_to(true, pair.shape)[pair])
+        return W, pair & (listed == true)
+
+    def _set_numerators(self, T: np.ndarray, A: np.ndarray, W: np.ndarray, eq: np.ndarray
+                        ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """For each document's assigned set ``A``: the summed credits of its labels (precision's numerators) and
+        of the true labels (recall's, symmetric), per variant; what :meth:`_numerators` gives at a list's end.
+
+        A label earns, in BDM-High, its best similarity to any true label (a true label: its best similarity to
+        any assigned one); in BDM-Low, an exact match earns 1 and a wrong label its best similarity to a true
+        label the set misses (a missed true label: its best similarity to a wrong assigned one). ``W`` and ``eq``
+        are the :meth:`_similarities` of ``T`` and ``A``.
+        """
+        got = eq.any(axis=2)  # true label j was assigned
+        n_got = got.sum(axis=0).astype(np.float64)
+        wrong = (A >= 0) & ~eq.any(axis=0)
+        W_low = np.where(wrong[None] & (~got & (T.T >= 0))[:, :, None], W, 0.0)
+        precision = {"binary": n_got, "high": W.max(axis=0).sum(axis=1),
+                     "low": n_got + W_low.max(axis=0).sum(axis=1)}
+        recall = {"binary": n_got, "high": W.max(axis=2, initial=0.0).sum(axis=0),
+                  "low": n_got + W_low.max(axis=2, initial=0.0).sum(axis=0)}
+        return precision, recall
 
     def _block(
         self, T: np.ndarray, L: np.ndarray | None, A: np.ndarray | None, recall: str
@@ -743,7 +767,8 @@ class CostScorer:
         out: dict[tuple[str, str], np.ndarray] = {}
         with np.errstate(invalid="ignore", divide="ignore"):
             if L is not None:
-                num = self._numerators(T, L)
+                W, eq = self._similarities(T, L)
+                num = self._numerators(T, L, W, eq)
                 m = L.shape[1]
                 n_listed = (L >= 0).sum(axis=1)
                 k = np.arange(1, m + 1)
@@ -754,20 +779,18 @@ class CostScorer:
                     out[("A-Precision", v)] = ap
                     out[("R-Precision", v)] = np.where(r_k > 0, at_r, 0.0) / t_n
             if A is not None:
-                num = self._numerators(T, A)
+                w = A.shape[1]
+                if L is not None and w <= L.shape[1] and np.array_equal(np.where(A >= 0, L[:, :w], -1), A):
+                    # each assigned set is the head of its ranked list (a threshold on scores in ranked order):
+                    # its similarities are the list's
+                    assigned = (A >= 0)[None]
+                    W, eq = np.where(assigned, W[:, :, :w], 0.0), eq[:, :, :w] & assigned
+                else:
+                    W, eq = self._similarities(T, A)
+                precision_num, recall_num = self._set_numerators(T, A, W, eq)
                 size = (A >= 0).sum(axis=1)
-                last = np.maximum(size - 1, 0)[:, None]
-                W, got = num["W"], num["eq"].any(axis=1)  # got[d, j]: true label j was assigned
-                missed = ~got & (T >= 0)
-                wrong_W = np.where(num["wrong"][:, :, None], W, 0.0)
-                n_got = got.sum(axis=1)
-                recall_num = {
-                    "binary": n_got.astype(np.float64),
-                    "high": W.max(axis=1, initial=0.0).sum(axis=1),
-                    "low": n_got + np.where(missed, wrong_W.max(axis=1, initial=0.0), 0.0).sum(axis=1),
-                }
                 for v in VARIANTS:
-                    p = np.take_along_axis(num[v], last, axis=1)[:, 0] / np.maximum(size, 1)
+                    p = precision_num[v] / np.maximum(size, 1)
                     r_num = recall_num[v if recall == "symmetric" else "binary"]
                     r = np.divide(r_num, t_n, out=np.zeros_like(t_n), where=t_n > 0)  # t_n = 0: NaN below
                     out[("F-measure", v)] = np.where(size > 0, harmonic_f(p, r), 0.0)

@@ -1,0 +1,68 @@
+"""``labelrank.textcolumns.Columns``: pandas' typed reading of the columns of numbers gives what the strict rules
+(:func:`labelrank.textcolumns.numbers`, applied to the fields as text) give, value for value and bad row for bad row."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from labelrank import textcolumns
+from labelrank.textcolumns import Columns
+
+NUMBERS = {3: {1: int, 2: float}}
+ODD = ["1", "+1", "-1", "007", "1.0", "1e3", "1.", "0x10", "1_0", "\u0661", "inf", "-inf", "nan", "NaN", "Infinity",
+       "1e", "e5", ".", "1.5.3", ".5", "5.", "-.5", "+.5e-3", "1E5", "1e+5", "--1", "+-1", "1d5", "1f", "1e400",
+       "1e-400", "0.1e1", "TRUE", "True", "true", "False", "9223372036854775807", "-9223372036854775808",
+       "9223372036854775808", "1,0", "N/A", "null"]
+
+
+def read_both(tmp_path, monkeypatch, lines: list[str], j: int, kind: type):
+    """``numbers(j, kind)`` of the file by pandas (typed if it may) and by bytes.split, and whether pandas typed it."""
+    path = tmp_path / "f.txt"
+    path.write_text("".join(line + "\n" for line in lines))
+    monkeypatch.setattr(textcolumns, "PANDAS_FROM_BYTES", 0)
+    by_pandas = Columns(path, "test", {3: "doc n x"}, ValueError, NUMBERS)
+    monkeypatch.setattr(textcolumns, "PANDAS_FROM_BYTES", 1 << 62)
+    by_split = Columns(path, "test", {3: "doc n x"}, ValueError, NUMBERS)
+    assert by_split._frame is None and by_pandas._frame is not None
+    return by_pandas.numbers(j, kind), by_split.numbers(j, kind), bool(by_pandas._typed)
+
+
+def same(a, b) -> bool:
+    return a[1:] == b[1:] and a[0].dtype == b[0].dtype and np.array_equal(a[0], b[0], equal_nan=a[0].dtype.kind == "f")
+
+
+@pytest.mark.parametrize("kind", [int, float])
+def test_odd_fields_read_as_the_strict_rules_read_them(tmp_path, monkeypatch, kind):
+    j = 1 if kind is int else 2
+    rng = random.Random(0)
+    alphabet = "0123456789+-" if kind is int else "0123456789+-.eE"
+    tokens = ODD + ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 8))) for _ in range(600)]
+    typed = 0
+    for token in tokens:
+        fields = ["d", "1", "0.5"]
+        fields[j] = token
+        ours, strict, was_typed = read_both(tmp_path, monkeypatch, ["d 2 0.25", " ".join(fields)], j, kind)
+        assert same(ours, strict), token
+        typed += was_typed
+    assert typed > 100  # the typed reading is what was compared
+
+
+def test_decimals_are_read_exactly_as_float_reads_them(tmp_path, monkeypatch):
+    rng = np.random.default_rng(1)
+    texts = [f"{x:.{int(d)}f}" for x, d in zip(rng.random(3000), rng.integers(1, 25, 3000))]
+    texts += [repr(float(x) * 10.0 ** int(e)) for x, e in zip(rng.random(3000), rng.integers(-300, 300, 3000))]
+    texts += [f"{int(m)}e{int(e)}" for m, e in zip(rng.integers(1, 10**17, 3000), rng.integers(-320, 300, 3000))]
+    texts += [f"{int(a)}.{int(b):09d}{int(c):09d}" for a, b, c in zip(*(rng.integers(0, 10**9, 3000) for _ in range(3)))]
+    texts = [t for t in texts if np.isfinite(float(t))]
+    ours, strict, typed = read_both(tmp_path, monkeypatch, [f"d 1 {t}" for t in texts], 2, float)
+    assert typed and same(ours, strict)
+    assert ours[0].tolist() == [float(t) for t in texts]
+
+
+def test_fields_apart_by_any_whitespace_are_typed_too(tmp_path, monkeypatch):
+    lines = ["d\t1  0.5", " d 2 0.25 ", "d 3\t\t1e-3"]
+    ours, strict, typed = read_both(tmp_path, monkeypatch, lines, 2, float)
+    assert typed and same(ours, strict) and ours[0].tolist() == [0.5, 0.25, 0.001]
