@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: module -> the page that documents it (the issue's list, plus the solver and the tests the pages include)
 PAGES = {
     "labelrank.hierarchy": "hierarchy", "labelrank.cost": "cost", "labelrank.metrics": "metrics",
-    "labelrank.metrics.significance": "metrics", "labelrank.features": "features", "labelrank.rankers": "rankers",
+    "labelrank.metrics.significance": "metrics", "labelrank.metrics.hemkit": "metrics",
+    "labelrank.features": "features", "labelrank.rankers": "rankers",
     "labelrank.rankers.pairwise_svm": "rankers", "labelrank.meta_ranker": "meta_ranker",
     "labelrank.baselines": "baselines", "labelrank.logistic": "baselines", "labelrank.threshold": "threshold", "labelrank.datasets": "datasets",
     "labelrank.cli": "cli", "labelrank.runfiles": "cli", "labelrank.evaluation": "cli",

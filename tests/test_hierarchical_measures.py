@@ -1,5 +1,5 @@
-"""hierarchical_prf (hP, hR, hF) and lca_prf (LCA-P, LCA-R, LCA-F): worked examples, properties, and a cross-check
-of the set-based measures against HiClass."""
+"""hierarchical_prf (hP, hR, hF) and lca_prf (LCA-P, LCA-R, LCA-F) under HiClass's reading: worked examples,
+properties, and a cross-check of the set-based measures against HiClass (HEMKit's reading: tests/test_hemkit.py)."""
 
 import warnings
 
@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 from labelrank.hierarchy import LabelTree
 from labelrank.metrics import hierarchical_prf, lca_prf, micro_f1
 
-MEASURES = (hierarchical_prf, lca_prf)
+
+
+def lca_hiclass(*args, **kwargs):
+    """LCA-P, LCA-R, LCA-F read as HiClass reads the set-based measures (root not counted, micro), with a
+    minimum-cost edge cover: the reading these tests pin; HEMKit's is pinned in tests/test_hemkit.py."""
+    return lca_prf(*args, convention="hiclass", **kwargs)
+
+
+MEASURES = (hierarchical_prf, lca_hiclass)
 
 #       r
 #     /   \
@@ -25,23 +33,23 @@ TREE = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "
 
 def test_worked_examples():
     assert hierarchical_prf(TREE, [["a1"]], [["a2"]]) == (0.5, 0.5, 0.5)
-    assert lca_prf(TREE, [["a1"]], [["a2"]]) == (0.5, 0.5, 0.5)
+    assert lca_hiclass(TREE, [["a1"]], [["a2"]]) == (0.5, 0.5, 0.5)
     # a cousin one level deeper: set-based counts the shared top node a, pair-based the LCA a too
     assert hierarchical_prf(TREE, [["a11"]], [["a2"]]) == pytest.approx((1 / 2, 1 / 3, 0.4))
-    assert lca_prf(TREE, [["a11"]], [["a2"]]) == pytest.approx((1 / 2, 1 / 3, 0.4))
+    assert lca_hiclass(TREE, [["a11"]], [["a2"]]) == pytest.approx((1 / 2, 1 / 3, 0.4))
     # the deep sibling a11 vs a1's sibling a2 differ once a1 is predicted too: hF counts a and a1 again
     assert hierarchical_prf(TREE, [["a11"]], [["a1", "a2"]]) == pytest.approx((2 / 3, 2 / 3, 2 / 3))
-    assert lca_prf(TREE, [["a11"]], [["a1", "a2"]]) == pytest.approx((2 / 3, 2 / 3, 2 / 3))
+    assert lca_hiclass(TREE, [["a11"]], [["a1", "a2"]]) == pytest.approx((2 / 3, 2 / 3, 2 / 3))
     # another branch: nothing shared below the root
     assert hierarchical_prf(TREE, [["a1"]], [["b1"]]) == (0.0, 0.0, 0.0)
-    assert lca_prf(TREE, [["a1"]], [["b1"]]) == (0.0, 0.0, 0.0)
+    assert lca_hiclass(TREE, [["a1"]], [["b1"]]) == (0.0, 0.0, 0.0)
     # where the families differ: a predicted label paired across branches adds its whole chain to the pair-based
     # sets but shares the ancestors of every true label in the set-based ones
     assert hierarchical_prf(TREE, [["a1", "b1"]], [["a2"]]) == pytest.approx((1 / 2, 1 / 4, 1 / 3))
-    assert lca_prf(TREE, [["a1", "b1"]], [["a2"]]) == pytest.approx((1 / 2, 1 / 4, 1 / 3))
+    assert lca_hiclass(TREE, [["a1", "b1"]], [["a2"]]) == pytest.approx((1 / 2, 1 / 4, 1 / 3))
     assert hierarchical_prf(TREE, [["a11"]], [["a11", "b1"]]) == pytest.approx((3 / 5, 1, 0.75))
     # ... and the true label paired with it is augmented up to that LCA (the root) too, so recall falls
-    assert lca_prf(TREE, [["a11"]], [["a11", "b1"]]) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+    assert lca_hiclass(TREE, [["a11"]], [["a11", "b1"]]) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
 
 
 def test_micro_pools_and_macro_averages():
@@ -51,7 +59,7 @@ def test_micro_pools_and_macro_averages():
     assert hierarchical_prf(TREE, truth, pred, average="macro") == pytest.approx((0.75, 0.75, 0.75))
     # an empty prediction: precision 0 in the macro average, nothing in the micro denominators
     assert hierarchical_prf(TREE, [["a1"], ["b1"]], [["a1"], []]) == pytest.approx((1, 0.5, 2 / 3))
-    assert lca_prf(TREE, [["a1"], ["b1"]], [["a1"], []], average="macro") == pytest.approx((0.5, 0.5, 0.5))
+    assert lca_hiclass(TREE, [["a1"], ["b1"]], [["a1"], []], average="macro") == pytest.approx((0.5, 0.5, 0.5))
 
 
 @pytest.mark.parametrize("measure", MEASURES)
@@ -74,7 +82,8 @@ def test_lca_needs_a_tree():
     dag = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "c": ["a", "b"]})
     assert hierarchical_prf(dag, [["c"]], [["a"]]) == pytest.approx((1, 1 / 3, 0.5))  # c's ancestors: a and b
     with pytest.raises(ValueError, match="tree"):
-        lca_prf(dag, [["c"]], [["a"]])
+        lca_hiclass(dag, [["c"]], [["a"]])
+    assert lca_prf(dag, [["c"]], [["a"]]) == pytest.approx((1, 0.5, 2 / 3))  # HEMKit's reading takes DAGs
 
 
 # ------------------------------------------------------------------------------------------------- properties
@@ -138,8 +147,8 @@ def test_a_wrong_label_in_another_branch_can_raise_lca_precision():
     label must pair with some prediction; a wrong one nearer to it frees a correct deep prediction from pairing
     with it at the root, which had added that prediction's whole chain to the predicted set."""
     tree = LabelTree.from_parents({"r": None, "A": "r", "A1": "A", "A11": "A1", "B": "r", "C": "r"})
-    assert lca_prf(tree, [["A11", "B"]], [["A11"]])[0] == pytest.approx(1 / 3)  # {A11, A1, A} vs {A11, B}
-    assert lca_prf(tree, [["A11", "B"]], [["A11", "C"]])[0] == pytest.approx(1 / 2)  # {A11, C} vs {A11, B}
+    assert lca_hiclass(tree, [["A11", "B"]], [["A11"]])[0] == pytest.approx(1 / 3)  # {A11, A1, A} vs {A11, B}
+    assert lca_hiclass(tree, [["A11", "B"]], [["A11", "C"]])[0] == pytest.approx(1 / 2)  # {A11, C} vs {A11, B}
     assert hierarchical_prf(tree, [["A11", "B"]], [["A11", "C"]])[0] < hierarchical_prf(tree, [["A11", "B"]],
                                                                                       [["A11"]])[0]
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from labelrank._validation import shorten
 from labelrank.evaluation import HIERARCHICAL_MEASURES, document_scores, flat_tree, measure_name, score_run
+from labelrank.metrics.hierarchical import CONVENTIONS
 from labelrank.runfiles import (  # noqa: F401 - the readers and writers stay importable from here
     ORDERS, Run, RunFileError, parse_decimal, parse_int, read_run, read_runs, read_truth, write_run, write_truth)
 
@@ -80,6 +81,9 @@ each as binary (exact matches), BDM-High (eq. 4: a listed label earns its best B
 label) and BDM-Low (eq. 5: a wrong label earns its best BDM to a true label the list missed);
 recall is symmetric. Li, Bontcheva & Cunningham (2007). BDM is computed for the (listed, true)
 pairs a run holds, so the cost grows with the run, not with the size of the tree.
+--measures hF LCA-F adds the hierarchical F of the assigned set: hF (Kiritchenko et al.) as
+HiClass reads it, the root not counted, and LCA-F (Kosmopoulos et al.) as their tool HEMKit
+computes it, the root and a top node counted; --convention hiclass|hemkit reads both one way.
 
 exit status: 0 on success, 2 on bad input (one message naming the file and line)."""
 
@@ -115,6 +119,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from labelrank.metrics.cost_precision import CostScorer
 
     args.cutoff = _number_option(args.cutoff, "--cutoff")
+    args.max_distance = _number_option(args.max_distance, "--max-distance")
     args.threshold = _number_option(args.threshold, "--threshold")
     if args.top is not None:
         args.top = _number_option(args.top, "--top")
@@ -133,8 +138,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
                     else "ordered by score as trec_eval does (--order score)")
             print(f"labelrank: warning: {name}: ranks and scores disagree in {run.disagree} of {len(run)} "
                   f"documents (a label ranked above another has a lower score); {rule}", file=sys.stderr)
-        _, values = document_scores(scorer, truth, run, cutoff=args.cutoff, threshold=args.threshold, top=args.top,
-                                    measures=args.measures, tree=tree)
+        try:
+            _, values = document_scores(scorer, truth, run, cutoff=args.cutoff, threshold=args.threshold,
+                                        top=args.top, measures=args.measures, tree=tree, convention=args.convention,
+                                        max_distance=args.max_distance)
+        except ValueError as exc:  # HiClass's reading refuses the tree's root among the labels, and DAGs for LCA-F
+            raise UsageError(f"{name}: {exc}") from exc
         if tree is None:
             values = {key: v for key, v in values.items() if key[1] == "binary"}
         if args.format != "table":
@@ -214,6 +223,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
     n_permutations = _number_option(args.permutations, "--permutations")
     n_boot = _number_option(args.bootstrap, "--bootstrap")
+    args.max_distance = _number_option(args.max_distance, "--max-distance")
     seed = parse_int(args.seed)
     if seed is None or seed < 0:
         raise UsageError(f"--seed must be a non-negative integer, got {shorten(args.seed)!r}")
@@ -231,6 +241,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     try:
         result = compare(truth, runs, tree, families, baseline=args.baseline, correction=args.correction,
                          n_permutations=n_permutations, n_boot=n_boot, seed=seed, order=args.order,
+                         convention=args.convention, max_distance=args.max_distance,
                          cutoff=_number_option(args.cutoff, "--cutoff"),
                          threshold=_number_option(args.threshold, "--threshold"),
                          top=None if args.top is None else _number_option(args.top, "--top"))
@@ -425,9 +436,26 @@ def _number_option(text: str, name: str) -> int | float:
             raise UsageError(f"--threshold must be a finite number, got {shorten(text)!r}")
         return value
     value = parse_int(text)
+    if name == "--max-distance":
+        if value is None or value < 0:
+            raise UsageError(f"--max-distance must be a non-negative integer, got {shorten(text)!r}")
+        return value
     if value is None or value < 1:
         raise UsageError(f"{name} must be a positive integer, got {shorten(text)!r}")
     return value
+
+
+def _convention_options(parser: argparse.ArgumentParser) -> None:
+    """``--convention`` and ``--max-distance``: how hF and LCA-F are read (``labelrank.metrics.hierarchical``)."""
+    parser.add_argument("--convention", choices=CONVENTIONS, default=None,
+                        help="the reading of hF and LCA-F: 'hiclass' (HiClass's: the root not counted; LCA-F by a "
+                        "minimum-cost edge cover, trees only) or 'hemkit' (HEMKit's, the tool of LCA-F's authors "
+                        "and of BioASQ: the root and a top node counted, labels that are ancestors of another of "
+                        "their set dropped, nearest-label links; trees and DAGs); default: hF as HiClass, LCA-F "
+                        "as HEMKit")
+    parser.add_argument("--max-distance", default="100000", metavar="N",
+                        help="HEMKit's maximum distance (with the 'hemkit' reading): ancestors up to N+1 edges "
+                        "above a label count for hF, LCA chains stop after N edges (default: 100000, never)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -498,7 +526,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--measures", nargs="+", choices=HIERARCHICAL_MEASURES, default=[], metavar="MEASURE",
                        help="also the hierarchical F-measures of the assigned set, beside binary, BDM-High and "
                        "BDM-Low: 'hF' (set-based, Kiritchenko et al.) and/or 'LCA-F' (pair-based, Kosmopoulos et "
-                       "al.); the mean over documents of each document's value, the root never counted")
+                       "al.); the mean over documents of each document's value (an empty assigned set scores 0)")
+    _convention_options(score)
     score.set_defaults(func=_cmd_score)
 
     comp = sub.add_parser(
@@ -521,6 +550,7 @@ def build_parser() -> argparse.ArgumentParser:
     comp.add_argument("--top", default=None, metavar="K", help="as for labelrank score")
     comp.add_argument("--measures", nargs="+", choices=HIERARCHICAL_MEASURES, default=[], metavar="MEASURE",
                       help="also the hierarchical F-measures hF and/or LCA-F (need --tree)")
+    _convention_options(comp)
     comp.add_argument("--baseline", default=None, metavar="RUN", help="the run every other is tested against")
     comp.add_argument("--correction", choices=("holm", "bh", "none"), default="holm",
                       help="multiple-comparison correction of each test's p-values (default: holm)")

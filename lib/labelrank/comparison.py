@@ -163,7 +163,8 @@ def _runs_of(runs: Any, labels, truth, order: str | None) -> dict[str, Any]:
 def compare(truth: Any, runs: Any, tree: Any = None, measures: Sequence[str] | None = None, *,
             baseline: str | None = None, correction: str = "holm", n_permutations: int = 10_000,
             n_boot: int = 1000, level: float = 0.95, seed: int = 0, order: str | None = None, cutoff: int = 200,
-            threshold: float = 0.5, top: int | None = None) -> RunComparison:
+            threshold: float = 0.5, top: int | None = None, convention: str | None = None,
+            max_distance: int = 100_000) -> RunComparison:
     """Compare several runs on one truth: means, paired tests against a baseline, and rank agreement of measures.
 
     Parameters
@@ -183,7 +184,7 @@ def compare(truth: Any, runs: Any, tree: Any = None, measures: Sequence[str] | N
         Across all (measure, run) comparisons of a test (:func:`labelrank.metrics.significance.adjust`).
     n_permutations, n_boot, level, seed
         The randomization test's sign patterns, the bootstrap's resamples and interval coverage, their seed.
-    order, cutoff, threshold, top
+    order, cutoff, threshold, top, convention, max_distance
         As :func:`labelrank.evaluation.evaluate`.
 
     Returns
@@ -214,7 +215,8 @@ def compare(truth: Any, runs: Any, tree: Any = None, measures: Sequence[str] | N
         raise ValueError(f"baseline {baseline!r} is not one of the runs {sorted(named)}")
     # without a tree each run's binary measures come from a flat tree of its own labels (evaluate): the same values
     per_document = {name: evaluate(truth, run, tree, measures, per_document=True, order=order,
-                                   cutoff=cutoff, threshold=threshold, top=top) for name, run in named.items()}
+                                   cutoff=cutoff, threshold=threshold, top=top, convention=convention,
+                                   max_distance=max_distance) for name, run in named.items()}
     means = pd.DataFrame({name: table.mean() for name, table in per_document.items()}).T
     rows = {}
     for column in means.columns:

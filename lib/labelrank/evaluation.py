@@ -70,7 +70,8 @@ def flat_tree(labels: Collection[str]):
 
 
 def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: int = 200, threshold: float = 0.5,
-              top: int | None = None, per_document: bool = False, measures: Sequence[str] = (), tree=None):
+              top: int | None = None, per_document: bool = False, measures: Sequence[str] = (), tree=None,
+              convention: str | None = None, max_distance: int = 100_000):
     """The table ``labelrank score`` prints for one run: the means, or one row per document of ``truth``.
 
     Parameters
@@ -82,6 +83,12 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
         As the options ``--cutoff``, ``--threshold``, ``--top``, ``--per-doc`` and ``--measures``.
     tree : LabelTree, optional
         The tree, needed by ``measures`` (``labelrank.metrics.hierarchical.per_document_f``).
+    convention : {"hiclass", "hemkit"}, optional
+        The reading of hF and LCA-F (``--convention``); by default each measure's own (hF: HiClass's, LCA-F:
+        HEMKit's, the authors'). A document with an empty assigned set scores 0 under either, as in the binary
+        F-measure (HEMKit itself prints NaN).
+    max_distance : int, default=100000
+        HEMKit's maximum distance (``--max-distance``), under ``convention="hemkit"``.
 
     Returns
     -------
@@ -119,7 +126,7 @@ def score_run(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: i
     import pandas as pd
 
     docs, values = document_scores(scorer, truth, run, cutoff=cutoff, threshold=threshold, top=top,
-                                   measures=measures, tree=tree)
+                                   measures=measures, tree=tree, convention=convention, max_distance=max_distance)
     per_doc = pd.DataFrame(values, index=pd.Index(docs, name="document"))
     per_doc.columns = pd.MultiIndex.from_tuples(list(values), names=["measure", "variant"])
     if per_document:
@@ -133,13 +140,14 @@ _TABLE_VARIANTS = ("binary", "high", "low", *HIERARCHICAL_MEASURES)
 
 
 def document_scores(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cutoff: int = 200,
-                    threshold: float = 0.5, top: int | None = None, measures: Sequence[str] = (), tree=None
+                    threshold: float = 0.5, top: int | None = None, measures: Sequence[str] = (), tree=None,
+                    convention: str | None = None, max_distance: int = 100_000
                     ) -> tuple[list[str], dict[tuple[str, str], Any]]:
     """Each document's scores for one run, as arrays and without pandas (what :func:`score_run` tabulates).
 
     Parameters
     ----------
-    scorer, truth, run, cutoff, threshold, top, measures, tree
+    scorer, truth, run, cutoff, threshold, top, measures, tree, convention, max_distance
         As :func:`score_run`.
 
     Returns
@@ -174,7 +182,8 @@ def document_scores(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cut
         if tree is None:
             raise ValueError("score_run needs tree= to compute the hierarchical measures")
         for measure in measures:
-            values[("F-measure", measure)] = per_document_f(tree, true, as_lists(assigned, scorer.labels), measure)
+            values[("F-measure", measure)] = per_document_f(tree, true, as_lists(assigned, scorer.labels), measure,
+                                                            convention, max_distance)
     return docs, values
 
 
@@ -306,7 +315,7 @@ def as_run(run: Any, labels: Collection[str] | None, truth: Collection[str], ord
 
 def evaluate(truth: Any, run: Any, tree: Any = None, measures: Sequence[str] | None = None,
              per_document: bool = False, *, order: str | None = None, cutoff: int = 200, threshold: float = 0.5,
-             top: int | None = None):
+             top: int | None = None, convention: str | None = None, max_distance: int = 100_000):
     """Score one run against the truth: ``labelrank score`` as a function.
 
     Parameters
@@ -331,6 +340,8 @@ def evaluate(truth: Any, run: Any, tree: Any = None, measures: Sequence[str] | N
     cutoff, threshold, top
         As ``labelrank score``'s options: the lists' cutoff, and the assigned set behind the F-measure (scores at
         least ``threshold``, or the ``top`` best-ranked labels).
+    convention, max_distance
+        The reading of hF and LCA-F, as :func:`score_run`'s.
 
     Returns
     -------
@@ -375,7 +386,7 @@ def evaluate(truth: Any, run: Any, tree: Any = None, measures: Sequence[str] | N
         scorer = CostScorer.from_tree(tree)
     hierarchical = [m for m in measures if m in HIERARCHICAL_MEASURES]
     table = score_run(scorer, truth, run, cutoff=cutoff, threshold=threshold, top=top, per_document=True,
-                      measures=hierarchical, tree=tree)
+                      measures=hierarchical, tree=tree, convention=convention, max_distance=max_distance)
     wanted = {"binary": "binary", "BDM-High": "high", "BDM-Low": "low"}
     keep = [c for c in table.columns if c[1] in hierarchical or c[1] in {wanted[m] for m in measures if m in wanted}]
     out = table[keep]

@@ -18,11 +18,24 @@ Both families compare a document's predicted labels :math:`\hat Y` with its true
   ancestor (LCA) of its pair, the LCA included. A near miss earns the path down to where it left the truth, and
   nothing above that, so shared ancestors high in the tree are not counted again for every label.
 
-The root (added above the top-level labels, as Li et al. add one above the viewpoints) never counts: it is removed
-from every augmented set. ``average="micro"`` pools the counts over documents (:math:`P = \sum_d |\cap_d| / \sum_d
-|\hat Y_{aug,d}|`, the papers' definition, and HiClass's); ``average="macro"`` averages each document's P, R and F.
-A document with an empty predicted (true) augmented set has precision (recall) 0 in the macro average and adds
-nothing to the micro one's denominators; an F with P + R = 0 is 0.
+Two conventions (``convention=``) read these definitions differently, and their numbers differ:
+
+* ``"hiclass"`` (HiClass's, the default of :func:`hierarchical_prf`): the root (added above the top-level labels,
+  as Li et al. add one above the viewpoints) never counts, it is removed from every augmented set and refused as a
+  label; ``average="micro"`` pools the counts over documents (:math:`P = \sum_d |\cap_d| / \sum_d |\hat
+  Y_{aug,d}|`, the papers' definition, and HiClass's), ``average="macro"`` averages each document's P, R and F. A
+  document with an empty predicted (true) augmented set has precision (recall) 0 in the macro average and adds
+  nothing to the micro one's denominators; an F with P + R = 0 is 0. LCA-F pairs the labels by a minimum-cost edge
+  cover, on trees only.
+* ``"hemkit"`` (the measures' authors' tool, the default of :func:`lca_prf`; :mod:`labelrank.metrics.hemkit`): the
+  root and a top node above it count, each document's P, R and F are averaged (macro), a set is first cleared of
+  labels that are ancestors of another of its labels, LCA-F links each label with its nearest labels of the other
+  set, by HEMKit's rules for ties, on trees and DAGs; an empty predicted set makes the averages NaN, as HEMKit
+  prints them.
+
+Two minimal cases show the second difference (chain 1 -> 2 -> 3 -> 4, truth {2, 4}, prediction {3}: HEMKit reads
+the truth as {4}) and the third (tree 1 -> {2, 3, 7}, 2 -> {4, 5}, 5 -> 6, truth {3, 4}, prediction {6, 4}: HEMKit
+links 6 with 4 and 3 with 4, the edge cover 6 with 3); ``tests/test_hemkit.py`` holds them with HEMKit's output.
 
 The cost grows with the documents' label sets and the tree's depth (chains are read per label, pairs per
 document), never with the square of the tree.
@@ -41,18 +54,48 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any, Literal
 
+import math
+
 import numpy as np
 
 from labelrank._validation import _describe, check_choice
 from labelrank.cost import common_prefix
 from labelrank.hierarchy import LabelTree
 
-__all__ = ["hierarchical_prf", "lca_prf"]
+__all__ = ["hierarchical_prf", "lca_prf", "CONVENTIONS"]
 
 Average = Literal["micro", "macro"]
+Convention = Literal["hiclass", "hemkit"]
+#: The readings of the measures (module docstring): HiClass's and HEMKit's.
+CONVENTIONS: tuple[str, ...] = ("hiclass", "hemkit")
 
 
-def _check_sets(tree: Any, truth: Any, predicted: Any) -> tuple[LabelTree, list[list[str]], list[list[str]]]:
+def _resolve(convention: Any, average: Any) -> tuple[str, str]:
+    """The convention and the average it implies (None: micro for HiClass's, macro for HEMKit's)."""
+    convention = check_choice(convention, "convention", CONVENTIONS)
+    if average is None:
+        average = "micro" if convention == "hiclass" else "macro"
+    average = check_choice(average, "average", ("micro", "macro"))
+    if convention == "hemkit" and average != "macro":
+        raise ValueError("convention='hemkit' averages each document's P, R and F (HEMKit's macro average); "
+                         f"average={average!r} is HiClass's reading (convention='hiclass')")
+    return convention, average
+
+
+def _hemkit(tree: Any, truth: Any, predicted: Any, max_distance: int, columns: slice) -> tuple[float, float, float]:
+    """HEMKit's macro averages of three of :func:`labelrank.metrics.hemkit.hemkit_scores`'s columns."""
+    from labelrank.metrics.hemkit import hemkit_scores
+
+    tree, truth, predicted = _check_sets(tree, truth, predicted, root_allowed=True)
+    rows = hemkit_scores(tree, truth, predicted, max_distance)[:, columns]
+    rows = rows[~np.isnan(rows).all(axis=1)]  # documents without a true label: left out, as HEMKit skips them
+    if not len(rows):
+        return math.nan, math.nan, math.nan
+    return tuple(float(x) for x in rows.mean(axis=0))  # NaN in a row (an empty predicted set) stays NaN
+
+
+def _check_sets(tree: Any, truth: Any, predicted: Any, root_allowed: bool = False
+                ) -> tuple[LabelTree, list[list[str]], list[list[str]]]:
     if not isinstance(tree, LabelTree):
         raise TypeError(f"tree must be a labelrank.hierarchy.LabelTree, got {_describe(tree)}")
     out = []
@@ -66,8 +109,9 @@ def _check_sets(tree: Any, truth: Any, predicted: Any) -> tuple[LabelTree, list[
             labels = list(dict.fromkeys(labels))  # a label listed twice counts once
             for label in labels:
                 tree._check(label, f"{name}[{d}]'s label")
-                if label == tree.root:
-                    raise ValueError(f"{name}[{d}] holds the root {label!r}, which never counts; leave it out")
+                if label == tree.root and not root_allowed:
+                    raise ValueError(f"{name}[{d}] holds the root {label!r}, which never counts under "
+                                     "convention='hiclass'; leave it out (convention='hemkit' counts it)")
             sets.append(labels)
         out.append(sets)
     if len(out[0]) != len(out[1]):
@@ -106,7 +150,8 @@ class _Chains:
 
 
 def hierarchical_prf(tree: LabelTree, truth: Sequence[Collection[str]], predicted: Sequence[Collection[str]],
-                     average: Average = "micro") -> tuple[float, float, float]:
+                     average: Average | None = None, *, convention: Convention = "hiclass",
+                     max_distance: int = 100_000) -> tuple[float, float, float]:
     r"""Hierarchical precision, recall and F (hP, hR, hF): both sets augmented with all their ancestors.
 
     .. math::
@@ -116,14 +161,23 @@ def hierarchical_prf(tree: LabelTree, truth: Sequence[Collection[str]], predicte
         hR = \frac{\sum_d |\hat Y_{aug,d} \cap Y_{aug,d}|}{\sum_d |Y_{aug,d}|}, \quad
         hF = \frac{2\, hP\, hR}{hP + hR}
 
-    (micro average; see the module for the macro one). In a DAG every ancestor on every chain counts.
+    (micro average; see the module for the macro one). In a DAG every ancestor on every chain counts. With
+    ``convention="hemkit"`` the root and a top node above it are in every augmented set, and each document's P, R
+    and F are averaged, as HEMKit computes them.
 
     Parameters
     ----------
     tree : LabelTree
     truth, predicted : sequence of collections of str
-        One entry per document: its true and its predicted labels (any labels of ``tree`` but the root).
-    average : {"micro", "macro"}
+        One entry per document: its true and its predicted labels (any labels of ``tree``; the root only under
+        ``convention="hemkit"``).
+    average : {"micro", "macro"}, optional
+        Default: ``"micro"`` under ``"hiclass"``; ``"hemkit"`` takes only ``"macro"``, HEMKit's.
+    convention : {"hiclass", "hemkit"}, default="hiclass"
+        HiClass's reading (the root not counted) or HEMKit's (:mod:`labelrank.metrics.hemkit`).
+    max_distance : int, default=100000
+        HEMKit's maximum distance (``convention="hemkit"`` only): ancestors up to ``max_distance + 1`` edges above
+        a label count.
 
     Returns
     -------
@@ -149,9 +203,13 @@ def hierarchical_prf(tree: LabelTree, truth: Sequence[Collection[str]], predicte
     (0.5, 0.5, 0.5)
     >>> hierarchical_prf(t, [["a1"]], [["a"]])  # an ancestor: precise, not complete
     (1.0, 0.5, 0.6666666666666666)
+    >>> hierarchical_prf(t, [["a1"]], [["a2"]], convention="hemkit")  # the root and HEMKit's top node count too
+    (0.75, 0.75, 0.75)
     """
+    convention, average = _resolve(convention, average)
+    if convention == "hemkit":
+        return _hemkit(tree, truth, predicted, max_distance, slice(0, 3))
     tree, truth, predicted = _check_sets(tree, truth, predicted)
-    average = check_choice(average, "average", ("micro", "macro"))
     return _prf(_set_counts(tree, truth, predicted), average)
 
 
@@ -190,8 +248,14 @@ def _edge_cover(cost: np.ndarray) -> list[tuple[int, int]]:
 
 
 def lca_prf(tree: LabelTree, truth: Sequence[Collection[str]], predicted: Sequence[Collection[str]],
-            average: Average = "micro") -> tuple[float, float, float]:
+            average: Average | None = None, *, convention: Convention = "hemkit", max_distance: int = 100_000
+            ) -> tuple[float, float, float]:
     r"""LCA-based precision, recall and F (Kosmopoulos et al. 2015): labels augmented up to their pair's LCA.
+
+    The default, ``convention="hemkit"``, computes them as the measures' authors' tool HEMKit does (labels that are
+    ancestors of another label of their set dropped, each label linked with its nearest labels of the other set,
+    the root and a top node counted, each document's P, R and F averaged; trees and DAGs):
+    :mod:`labelrank.metrics.hemkit` gives the rules. ``convention="hiclass"`` is the reading below, on trees.
 
     For each document, the pairs :math:`M \subseteq \hat Y \times Y` are a minimum-cost edge cover: every predicted
     and every true label lies in at least one pair, and :math:`\sum_{(\hat y, y) \in M} \mathrm{dist}(\hat y, y)`
@@ -220,10 +284,15 @@ def lca_prf(tree: LabelTree, truth: Sequence[Collection[str]], predicted: Sequen
     Parameters
     ----------
     tree : LabelTree
-        A tree (a DAG has no single LCA: refused).
+        A tree; a DAG under ``convention="hemkit"`` only (under ``"hiclass"`` a label with several parents has no
+        single LCA: refused).
     truth, predicted : sequence of collections of str
-        One entry per document, any labels of ``tree`` but the root.
-    average : {"micro", "macro"}
+        One entry per document, any labels of ``tree`` (the root only under ``convention="hemkit"``).
+    average : {"micro", "macro"}, optional
+        Default: ``"macro"`` under ``"hemkit"`` (the only one it takes), ``"micro"`` under ``"hiclass"``.
+    convention : {"hemkit", "hiclass"}, default="hemkit"
+    max_distance : int, default=100000
+        HEMKit's maximum distance (``convention="hemkit"`` only): chains stop after ``max_distance`` edges.
 
     Returns
     -------
@@ -232,7 +301,7 @@ def lca_prf(tree: LabelTree, truth: Sequence[Collection[str]], predicted: Sequen
     Raises
     ------
     TypeError, ValueError
-        As :func:`hierarchical_prf`; ValueError for a DAG.
+        As :func:`hierarchical_prf`; ValueError for a DAG under ``convention="hiclass"``.
 
     References
     ----------
@@ -246,19 +315,24 @@ def lca_prf(tree: LabelTree, truth: Sequence[Collection[str]], predicted: Sequen
     >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a", "b1": "b"})
     >>> lca_prf(t, [["a1"]], [["a2"]])
     (0.5, 0.5, 0.5)
-    >>> lca_prf(t, [["a1"]], [["b1"]])
+    >>> lca_prf(t, [["a1"]], [["b1"]])  # HEMKit: the LCA is the root, which counts
+    (0.3333333333333333, 0.3333333333333333, 0.3333333333333333)
+    >>> lca_prf(t, [["a1"]], [["b1"]], convention="hiclass")
     (0.0, 0.0, 0.0)
-    >>> lca_prf(t, [["a1", "b1"]], [["a2"]])  # a2 pairs with a1; b1 must pair with a2 too (LCA: the root)
+    >>> lca_prf(t, [["a1", "b1"]], [["a2"]], convention="hiclass")  # b1 must pair with a2 too (LCA: the root)
     (0.5, 0.25, 0.3333333333333333)
     """
+    convention, average = _resolve(convention, average)
+    if convention == "hemkit":
+        return _hemkit(tree, truth, predicted, max_distance, slice(3, 6))
     tree, truth, predicted = _check_sets(tree, truth, predicted)
-    average = check_choice(average, "average", ("micro", "macro"))
     return _prf(_lca_counts(_check_tree(tree), truth, predicted), average)
 
 
 def _check_tree(tree: LabelTree) -> LabelTree:
     if tree.is_dag:
-        raise ValueError("lca_prf needs a tree: a label with several parents has no single lowest common ancestor")
+        raise ValueError("lca_prf with convention='hiclass' needs a tree: a label with several parents has no single "
+                         "lowest common ancestor (convention='hemkit' follows HEMKit on DAGs)")
     return tree
 
 
@@ -287,17 +361,37 @@ def _lca_counts(tree: LabelTree, truth: list[list[str]], predicted: list[list[st
 
 
 def per_document_f(tree: LabelTree, truth: Sequence[Collection[str]], predicted: Sequence[Collection[str]],
-                   measure: Literal["hF", "LCA-F"]) -> np.ndarray:
+                   measure: Literal["hF", "LCA-F"], convention: Convention | None = None,
+                   max_distance: int = 100_000) -> np.ndarray:
     """Each document's hF or LCA-F (the values whose mean is the macro average), for ``labelrank score``.
+
+    ``convention`` defaults to each measure's own: ``"hiclass"`` for hF, ``"hemkit"`` for LCA-F. Under
+    ``"hemkit"`` a document without a true label is NaN (HEMKit leaves it out), and one with an empty predicted set
+    scores 0, as under ``"hiclass"`` and as the binary F-measure of ``labelrank score`` (HEMKit's own 0/0 is NaN,
+    which :func:`lca_prf` keeps).
 
     Examples
     --------
     >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a", "b1": "b"})
     >>> per_document_f(t, [["a1"], ["a1"]], [["a2"], ["b1"]], "hF").tolist()
     [0.5, 0.0]
+    >>> per_document_f(t, [["a1"], ["a1"]], [["a2"], ["b1"]], "LCA-F").round(4).tolist()
+    [0.5, 0.3333]
     """
     measure = check_choice(measure, "measure", ("hF", "LCA-F"))
+    convention = check_choice(DEFAULT_CONVENTION[measure] if convention is None else convention, "convention",
+                              CONVENTIONS)
+    if convention == "hemkit":
+        from labelrank.metrics.hemkit import hemkit_scores
+
+        tree, truth, predicted = _check_sets(tree, truth, predicted, root_allowed=True)
+        f = hemkit_scores(tree, truth, predicted, max_distance)[:, 2 if measure == "hF" else 5]
+        empty = np.array([bool(t) and not p for t, p in zip(truth, predicted)], dtype=bool)
+        return np.where(empty, 0.0, f)
     tree, truth, predicted = _check_sets(tree, truth, predicted)
     counts = _set_counts(tree, truth, predicted) if measure == "hF" else _lca_counts(_check_tree(tree), truth, predicted)
     return np.array([_prf(row[None, :], "macro")[2] for row in counts])
 
+
+#: Each measure's default convention: HiClass's for hF, HEMKit's (the authors') for LCA-F.
+DEFAULT_CONVENTION: dict[str, str] = {"hF": "hiclass", "LCA-F": "hemkit"}

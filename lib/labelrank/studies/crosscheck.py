@@ -11,6 +11,7 @@ dependency.
 from __future__ import annotations
 
 import importlib
+import math
 import tempfile
 import time
 import warnings
@@ -25,6 +26,7 @@ from labelrank.baselines import MLkNN
 from labelrank.cli import score_run
 from labelrank.runfiles import read_run, read_truth
 from labelrank.hierarchy import LabelTree
+from labelrank._paths import data_dir
 from labelrank.metrics import CostScorer, hierarchical_prf
 
 __all__ = ["peer", "random_run", "trec_eval_scores", "trec_eval_comparison", "sklearn_ranking_comparison",
@@ -348,13 +350,37 @@ def hiclass_comparison(n_trees: int = 200, seed: int = 0) -> pd.DataFrame:
                           "time HiClass / ours": s["theirs"] / s["ours"]} for avg, s in stats.items()])
 
 
+# -------------------------------------------------------------------------------------------------- HEMKit
+def hemkit_cases() -> list[dict]:
+    """The worked examples of ``data/hemkit/cases.json``: each case's parent map, documents, maximum distance and
+    what HEMKit printed for it (``benchmarks/hemkit_agreement.py --write-cases``; NaN where it printed nan)."""
+    import json
+
+    cases = json.loads((data_dir() / "hemkit" / "cases.json").read_text())["cases"]
+    for case in cases:
+        for key in [k for k in case if k.startswith("hemkit")]:
+            case[key] = [math.nan if x is None else x for x in case[key]]
+    return cases
+
+
+def hemkit_agreement() -> pd.DataFrame:
+    """The newest record of ``benchmarks/hemkit_agreement.py``: per structure (tree, DAG), maximum distance and
+    reading (``convention="hemkit"`` against HEMKit as built and with glibc's thread cache off; HiClass's reading
+    against HEMKit as built), the cases, how many differ, and each measure's largest difference."""
+    from labelrank.studies import performance
+
+    table = performance.table(performance.latest("hemkit_agreement"), "agreement")
+    return table.rename(columns=lambda c: c.replace("max_diff_", "max |difference| "))
+
+
 # ------------------------------------------------------------------------------------------------- summary
 def summary(trec: pd.DataFrame, sklearn: pd.DataFrame, mulan: pd.DataFrame, mlknn: pd.DataFrame,
-            hiclass: pd.DataFrame, iblr: pd.DataFrame | None = None) -> pd.DataFrame:
+            hiclass: pd.DataFrame, iblr: pd.DataFrame | None = None, hemkit: pd.DataFrame | None = None
+            ) -> pd.DataFrame:
     """One row per comparison: what, on which data, the largest difference, the verdict, the speed ratio.
 
     ``mulan`` is :func:`labelrank.studies.yang2012.mulan.comparison` with ``distance="weka"``; ``iblr`` is
-    :func:`iblr_comparison` (no row when None).
+    :func:`iblr_comparison` and ``hemkit`` :func:`hemkit_agreement` (no row when None).
     """
     rows = []
     if trec.empty:
@@ -432,5 +458,21 @@ def summary(trec: pd.DataFrame, sklearn: pd.DataFrame, mulan: pd.DataFrame, mlkn
             "largest difference": float(hiclass["max |difference|"].max()),
             "verdict": "agrees",
             "speed ratio (peer / ours)": float(hiclass["time HiClass / ours"].mean()),
+        })
+    if hemkit is not None:
+        ours = hemkit[hemkit["reading"] == "hemkit"]
+        plain = hemkit[hemkit["reading"] == "hemkit, no tcache"]
+        diffs = [c for c in hemkit.columns if c.startswith("max |difference|")]
+        trees, dags = ours[ours["structure"] == "tree"], ours[ours["structure"] == "DAG"]
+        rows.append({
+            "comparison": "hierarchical_prf, lca_prf (convention='hemkit') vs HEMKit",
+            "data": f"{int(trees['cases'].sum())} random trees and {int(dags['cases'].sum())} random DAGs with "
+                    "documents, maximum distances 1, 2, 3 and unlimited (HEMKit built from its source)",
+            "largest difference": float(ours[diffs].max().max()),
+            "verdict": (f"agrees on every tree; on {int(dags['cases_differing'].sum())} of the DAGs (and "
+                        f"{int(plain[plain['structure'] == 'DAG']['cases_differing'].sum())} with glibc's thread "
+                        "cache off) HEMKit breaks a tie by the memory addresses of a node's parents, where ours "
+                        "takes the hierarchy file's order"),
+            "speed ratio (peer / ours)": np.nan,
         })
     return pd.DataFrame(rows).set_index("comparison")

@@ -3,7 +3,8 @@ r"""BDM beside the hierarchical measures in use today: the F-measure of the assi
 Li et al. score a run's assigned labels with a binary F-measure and two cost-based ones (BDM-High, BDM-Low, eq. 3-5).
 Two other families are the usual choice since: the set-based hF of Kiritchenko et al. (sets augmented with all
 ancestors) and the pair-based LCA-F of Kosmopoulos et al. (augmented up to each pair's lowest common ancestor),
-:mod:`labelrank.metrics.hierarchical`. This module scores the same runs under all five, document by document, and
+:mod:`labelrank.metrics.hierarchical`, each in the library's default reading (hF as HiClass computes it, LCA-F as
+its authors' tool HEMKit does). This module scores the same runs under all five, document by document, and
 compares the rankings of the runs they induce:
 
 * :func:`f_variants`: each document's F under the five variants;
@@ -60,7 +61,8 @@ def f_variants(tree: LabelTree, truth: Sequence[Sequence[str]], assigned: Sequen
 
 def confusion_credit(tree: LabelTree, key: str, responses: dict[str, str]) -> pd.DataFrame:
     """What each measure gives one wrong label: BDM and LA of the pair, and the F of the assigned set {response}
-    against the truth {key} under the binary, set-based and pair-based measures.
+    against the truth {key} under the binary, set-based and pair-based measures, the last two in both readings
+    (``hF``: HiClass's, ``hF (HEMKit)``; ``LCA-F``: HEMKit's, ``LCA-F (HiClass)``).
 
     Parameters
     ----------
@@ -75,6 +77,11 @@ def confusion_credit(tree: LabelTree, key: str, responses: dict[str, str]) -> pd
     >>> t = LabelTree.from_parents({"r": None, "A": "r", "B": "r", "A1": "A", "A2": "A", "B1": "B"})
     >>> confusion_credit(t, "A1", {"sibling": "A2"})[["BDM", "hF", "LCA-F"]].round(3).to_numpy().tolist()
     [[0.375, 0.5, 0.5]]
+    >>> confusion_credit(t, "A1", {"cousin": "B1"})[["hF", "hF (HEMKit)", "LCA-F (HiClass)", "LCA-F"]].round(3)
+    ... # doctest: +NORMALIZE_WHITESPACE
+             hF  hF (HEMKit)  LCA-F (HiClass)  LCA-F
+    relation
+    cousin  0.0          0.5              0.0  0.333
     """
     rows = {}
     for relation, response in responses.items():
@@ -83,6 +90,8 @@ def confusion_credit(tree: LabelTree, key: str, responses: dict[str, str]) -> pd
                 _lca(tree, key, response)),
             "LA": learning_accuracy(tree, key, response), "BDM": bdm(tree, key, response),
             "binary F": float(key == response), "hF": hierarchical_prf(tree, [[key]], [[response]])[2],
+            "hF (HEMKit)": hierarchical_prf(tree, [[key]], [[response]], convention="hemkit")[2],
+            "LCA-F (HiClass)": lca_prf(tree, [[key]], [[response]], convention="hiclass")[2],
             "LCA-F": lca_prf(tree, [[key]], [[response]])[2],
         }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("relation")
