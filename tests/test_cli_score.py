@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from labelrank import cli
-from labelrank.cli import UsageError, read_run, read_truth, write_run, write_truth
+from labelrank.cli import UsageError, main, read_run, read_truth, write_run, write_truth
 from labelrank.hierarchy import LabelTree
 from labelrank.metrics.cost_precision import CostScorer
 
@@ -193,7 +194,7 @@ def test_bad_tree_and_options_in_process(files, capsys):
     assert cli.main([*args, "--tree", str(files / "tree.yaml")]) == 2
     assert "tree.yaml: not a valid tree file: unknown parent label" in capsys.readouterr().err
     assert cli.main([*args, "--tree", str(files / "nope.yaml")]) == 2
-    assert "nope.yaml: tree file not found" in capsys.readouterr().err
+    assert "nope.yaml: tree file " in (err := capsys.readouterr().err) and "nope.yaml' does not exist" in err
     assert cli.main([*args, "--tree", str(TREE), "--cutoff", "0"]) == 2
     assert "--cutoff must be a positive integer, got '0'" in capsys.readouterr().err
     assert cli.main([*args, "--tree", str(TREE), "--threshold", "0.85"]) == 0
@@ -404,3 +405,32 @@ def test_the_text_table_is_what_pandas_prints(data):
     frame = pd.DataFrame(rows, index=index, columns=columns)
     assert text_table(index, columns, rows, na_rep) == frame.to_string(na_rep=na_rep,
                                                                        float_format=lambda x: f"{x:.4f}")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_an_unwritable_standard_output_is_one_line_and_exit_2(tmp_path):
+    """`> /dev/full` (a full disk) and `>&-` (no standard output): one message on stderr, exit 2, no traceback."""
+    (tmp_path / "t.txt").write_text("d1 a\n")
+    (tmp_path / "r.txt").write_text("d1 a 1 0.9\n")
+    cmd = [sys.executable, "-m", "labelrank.cli", "score", "--truth", str(tmp_path / "t.txt"), "--run",
+           str(tmp_path / "r.txt")]
+    with open("/dev/full", "w") as full:
+        out = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert out.returncode == 2 and out.stderr == ("labelrank: error: cannot write the results to standard output: "
+                                                  "No space left on device\n")
+    out = subprocess.run(cmd, stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1))
+    assert out.returncode == 2 and out.stderr == "labelrank: error: standard output is closed: nowhere to write the " \
+                                                 "results\n"
+
+
+def test_a_tree_path_that_is_not_a_file_says_what_it_is(tmp_path, capsys):
+    """Not "not found" for everything: a directory, a named pipe, a device and a link loop are each named."""
+    import os
+
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    for tree, words in ((tmp_path, "is a directory"), (tmp_path / "pipe", "is a named pipe (FIFO), not a regular file"),
+                        ("/dev/null", "is a device, not a regular file"), (tmp_path / "loop", "cannot be opened"),
+                        (tmp_path / "nope.yaml", "does not exist")):
+        assert main(["score", "--tree", str(tree), "--truth", "t", "--run", "r"]) == 2
+        assert f"{tree}: tree file {str(tree)!r} {words}" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import doctest
 import math
+import os
 
 import numpy as np
 import pytest
@@ -478,3 +479,23 @@ def test_values_too_large_for_float64_distances_are_rejected_by_name(kind):
     ok = X.copy()
     ok[3, 2] = 0.9 * np.sqrt(np.finfo(np.float64).max / (4 * X.shape[1]))
     assert np.isfinite(MetaLevelFeatures(k=3).fit_transform(wrap(ok), Y)).all()
+
+
+def test_n_jobs_is_clipped_to_the_cpus_the_process_may_use(monkeypatch):
+    """In a process allowed one CPU (``taskset -c 0``), n_jobs=2 runs one thread: pynndescent and numba refuse more
+    ("The number of threads must be between 1 and 1"), and the NN-descent indexes are built with what is allowed."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert MetaLevelFeatures(n_jobs=2)._n_threads() == 1
+    assert MetaLevelFeatures(n_jobs=None)._n_threads() == MetaLevelFeatures(n_jobs=-1)._n_threads() == 1
+    built = []
+
+    class Index:
+        def __init__(self, X, **kwargs):
+            built.append(kwargs["n_jobs"])
+
+        def prepare(self):
+            pass
+
+    monkeypatch.setattr(features, "require", lambda *args: type("pynndescent", (), {"NNDescent": Index}))
+    MetaLevelFeatures(n_jobs=2, algorithm="approximate")._build_indexes(np.zeros((5, 2)))
+    assert built and set(built) == {1}

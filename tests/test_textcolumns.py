@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -66,3 +67,51 @@ def test_fields_apart_by_any_whitespace_are_typed_too(tmp_path, monkeypatch):
     lines = ["d\t1  0.5", " d 2 0.25 ", "d 3\t\t1e-3"]
     ours, strict, typed = read_both(tmp_path, monkeypatch, lines, 2, float)
     assert typed and same(ours, strict) and ours[0].tolist() == [0.5, 0.25, 0.001]
+
+
+# ------------------------------------------------------------------------- bounds on what a file may hold
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero and /dev/urandom")
+def test_devices_that_never_end_are_stopped():
+    """/dev/zero holds no newline: the line bound stops it; /dev/urandom is not UTF-8: read up to its first bad
+    bytes, which Columns names."""
+    with pytest.raises(ValueError, match=r"/dev/zero:1: a line longer than 1,048,576 bytes"):
+        Columns("/dev/zero", "truth", {2: "doc label"})
+    with pytest.raises(ValueError, match=r"/dev/urandom:\d+: the run file is not UTF-8"):
+        Columns("/dev/urandom", "run", {4: "doc label rank score"})
+
+
+def test_a_line_too_long_is_named(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("d1 a\n" + "d2 " + "b" * (textcolumns.MAX_LINE_BYTES + 1) + "\n")
+    with pytest.raises(ValueError, match=r"t.txt:2: a line longer than 1,048,576 bytes"):
+        Columns(path, "truth", {2: "doc label"})
+
+
+def test_a_stream_larger_than_the_bound_is_refused(monkeypatch, tmp_path):
+    import os
+    import threading
+
+    monkeypatch.setattr(textcolumns, "MAX_STREAM_BYTES", 100)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(b"d1 a\n" * 100))
+    writer.start()
+    try:
+        with pytest.raises(ValueError, match="more than 100 bytes"):
+            textcolumns.read_bytes(fifo, "truth")
+    finally:
+        writer.join()
+
+
+@pytest.mark.parametrize("encoding, name", [("utf-32-le", "UTF-32"), ("utf-32-be", "UTF-32"), ("utf-16-le", "UTF-16"),
+                                            ("utf-16-be", "UTF-16")])
+def test_a_wide_encoding_is_named(tmp_path, encoding, name):
+    """A UTF-32 file is not called UTF-16 (its little-endian mark begins with UTF-16's)."""
+    import codecs
+
+    path = tmp_path / "t.txt"
+    bom = {"utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE, "utf-16-le": codecs.BOM_UTF16_LE,
+           "utf-16-be": codecs.BOM_UTF16_BE}[encoding]
+    path.write_bytes(bom + "d1 a\n".encode(encoding))
+    with pytest.raises(ValueError, match=f"the truth file is {name} "):
+        Columns(path, "truth", {2: "doc label"})

@@ -95,8 +95,8 @@ def _read_tree(path: str):
 
     try:
         return LabelTree.from_file(path)
-    except FileNotFoundError:
-        raise UsageError(f"{path}: tree file not found") from None
+    except FileNotFoundError as exc:  # missing, a directory, a pipe, a device, a link loop: the message says which
+        raise UsageError(f"{path}: {exc}") from None
     except Exception as exc:  # the YAML parser and LabelTree report malformed trees with several exception types
         raise UsageError(f"{path}: not a valid tree file: {shorten(str(exc), 300)}") from exc
 
@@ -582,16 +582,40 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if sys.stdout is None:  # `labelrank ... >&-`: Python starts without a standard output
+            raise UsageError("standard output is closed: nowhere to write the results")
         status = args.func(args)
         sys.stdout.flush()
         return status
     except UsageError as exc:
-        print(f"labelrank: error: {exc}", file=sys.stderr)
+        _error(f"labelrank: error: {exc}")
         return 2
     except BrokenPipeError:  # `labelrank score ... | head`: the reader has gone; say nothing, as other tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # Python's final flush of stdout must not fail again
+        _silence_stdout()
         return 141  # 128 + SIGPIPE, the status of a shell tool killed by the closed pipe
+    except OSError as exc:
+        if exc.filename is not None:  # a file's problem, not the output's: the commands name their files
+            raise
+        _silence_stdout()  # `> /dev/full`: Python's final flush of stdout must not fail again
+        _error(f"labelrank: error: cannot write the results to standard output: {exc.strerror or exc}")
+        return 2
+
+
+def _error(message: str) -> None:
+    """The message on standard error, or, when that is closed too, nowhere (never on standard output)."""
+    if sys.stderr is not None:
+        print(message, file=sys.stderr)
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that what is still buffered cannot fail again at exit."""
+    if sys.stdout is None:
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

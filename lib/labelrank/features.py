@@ -651,7 +651,7 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
     def _build_indexes(self, X: np.ndarray | sp.csr_matrix) -> dict[str, Any]:
         NNDescent = require("pynndescent", "MetaLevelFeatures(neighbors='approximate')").NNDescent
 
-        n_jobs = -1 if self.n_jobs is None else self.n_jobs
+        n_jobs = self._n_threads()
         indexes = {}
         for block in BLOCKS:
             index = NNDescent(
@@ -745,9 +745,12 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
         return out
 
     def _n_threads(self) -> int:
+        """``n_jobs``, at most the CPUs this process may use (``taskset`` or a batch system may allow fewer than
+        the machine has; numba and pynndescent refuse more threads than that)."""
+        available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         if self.n_jobs is None or self.n_jobs == -1:
-            return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-        return int(self.n_jobs)
+            return available
+        return min(int(self.n_jobs), available)
 
     def _chunk_rows(self, n: int, itemsize: int, n_threads: int) -> int:
         """Query rows per chunk: ``chunk_size``, else as many as keep a chunk's work arrays near 4 MiB (at least

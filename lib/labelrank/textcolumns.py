@@ -15,6 +15,7 @@ import gzip
 import math
 import os
 import re
+import stat
 import sys
 import zlib
 from collections.abc import Mapping, Sequence
@@ -46,6 +47,9 @@ _classes[SPACE_BYTES] = 3
 NUMBER_TABLE = bytes(_classes)
 del _classes
 BOM = codecs.BOM_UTF8
+#: A line may be at most this long (bytes), and a file read from a pipe or a device at most this large.
+MAX_LINE_BYTES = 1 << 20
+MAX_STREAM_BYTES = 1 << 30
 #: Files from this size on are parsed by pandas' C reader; smaller ones by ``bytes.split``, which needs no pandas
 #: (a run of a few lines is then scored in a fraction of a second).
 PANDAS_FROM_BYTES = 1 << 20
@@ -73,10 +77,11 @@ def read_bytes(path: str | os.PathLike, what: str, error: type[Exception] = Valu
     """
     try:
         if str(path) == "-":
-            data = sys.stdin.buffer.read()
+            data = _read_stream(sys.stdin.buffer, path, what, error)
         else:
             with open(path, "rb") as fh:
-                data = fh.read()
+                regular = stat.S_ISREG(os.fstat(fh.fileno()).st_mode)
+                data = fh.read() if regular else _read_stream(fh, path, what, error)
     except FileNotFoundError:
         raise error(f"{path}: {what} file not found") from None
     except OSError as exc:
@@ -87,6 +92,34 @@ def read_bytes(path: str | os.PathLike, what: str, error: type[Exception] = Valu
         except (OSError, EOFError, zlib.error) as exc:
             raise error(f"{path}: the {what} file ends in .gz but is not a whole gzip file ({exc})") from None
     return data
+
+
+def _read_stream(fh, path, what: str, error: type[Exception]) -> bytes:
+    """A pipe's or a device's bytes, read in pieces up to :data:`MAX_STREAM_BYTES`, stopping at a line longer than
+    :data:`MAX_LINE_BYTES` (``/dev/zero``) and, unless gzipped, at the first bytes that are not UTF-8
+    (``/dev/urandom``: :class:`Columns` then names the place)."""
+    decoder = None if str(path).endswith(".gz") else codecs.getincrementaldecoder("utf-8")()
+    data, last_newline = bytearray(), -1
+    while True:
+        piece = fh.read(1 << 20)
+        if not piece:
+            return bytes(data)
+        at = piece.rfind(b"\n")
+        if at >= 0:
+            last_newline = len(data) + at
+        data += piece
+        if decoder is not None:  # (a gzipped stream's bytes are neither text nor lines)
+            try:
+                decoder.decode(piece)
+            except UnicodeDecodeError:
+                return bytes(data)
+            if len(data) - 1 - last_newline > MAX_LINE_BYTES:
+                line = data.count(b"\n") + 1
+                raise error(f"{path}:{line}: a line longer than {MAX_LINE_BYTES:,} bytes (the bound of one line of "
+                            f"a {what} file)")
+        if len(data) > MAX_STREAM_BYTES:
+            raise error(f"{path}: more than {MAX_STREAM_BYTES:,} bytes (the bound of a {what} file read from a pipe "
+                        "or a device; save it as a file)")
 
 
 class Columns:
@@ -130,6 +163,9 @@ class Columns:
                  ) -> None:
         self.error_class = error
         data = read_bytes(path, what, error)
+        if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # (before UTF-16: FF FE starts both)
+            raise error(f"{path}: the {what} file is UTF-32 (it starts with a UTF-32 byte-order mark); "
+                        "save it as UTF-8")
         if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
             raise error(f"{path}: the {what} file is UTF-16 (it starts with a UTF-16 byte-order mark); "
                                "save it as UTF-8")
@@ -154,6 +190,11 @@ class Columns:
         ends = np.flatnonzero(arr == 10)
         if not data.endswith(b"\n"):
             ends = np.append(ends, len(data))
+        if len(ends):
+            longest = int(np.argmax(np.diff(ends, prepend=-1)))
+            if ends[longest] - (ends[longest - 1] if longest else -1) - 1 > MAX_LINE_BYTES:
+                raise error(f"{path}:{longest + 1}: a line longer than {MAX_LINE_BYTES:,} bytes (the bound of one "
+                            f"line of a {what} file)")
         before = np.searchsorted(starts, ends)  # fields that start before each line's end
         counts = np.diff(before, prepend=0)
         comment = np.zeros(len(counts), dtype=bool)

@@ -4,6 +4,7 @@ labels and aliases refused), writing with scalars that read back as the same str
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -68,7 +69,7 @@ def read_parent_map(path: str | os.PathLike) -> Mapping[str, Any]:
     """The parent map of a tree file (see :meth:`labelrank.hierarchy.LabelTree.from_file`)."""
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"tree file {str(path)!r} does not exist")
+        raise FileNotFoundError(f"tree file {str(path)!r} {_why_not_a_file(path)}")
     with path.open("rb") as fh:  # bytes: YAML reads the encoding from a byte-order mark
         try:
             data = yaml.load(fh, Loader=_TreeLoader)  # noqa: S506 (a SafeLoader subclass)
@@ -96,3 +97,18 @@ def _yaml_value(p: str | list[str] | None) -> str:
     if isinstance(p, str):
         return _yaml_scalar(p)
     return "[" + ", ".join(_yaml_scalar(x) for x in p) + "]"
+
+
+def _why_not_a_file(path: Path) -> str:
+    """What stands at ``path`` instead of a regular file, for a message."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "is a symbolic link to nothing" if path.is_symlink() else "does not exist"
+    except OSError as exc:  # a symbolic link loop, a path through a file, no permission
+        return f"cannot be opened ({exc.strerror or exc})"
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or \
+        stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a regular file"
+    return f"is {kind}, not a regular file"
