@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labelrank._validation import shorten
-from labelrank.runfiles import ORDERS, RunFileError, parse_decimal, parse_int
+from labelrank.runfiles import ORDERS, RunFileError, parse_decimal, parse_int, unknown_label
 
 __all__ = ["Run", "read_truth", "read_runs", "ordered_run"]
 TRUTH_FORMS: dict[int, str] = {2: "doc label", 4: "doc 0 label rel"}
@@ -101,7 +101,7 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
                 raise RunFileError(f"{where}: relevance {shorten(rel_text)!r} is not an integer (ASCII digits)")
             relevant = rel >= 1
         if labels is not None and label not in labels:
-            raise RunFileError(f"{where}: unknown label {shorten(label)!r} (not in the tree)")
+            raise RunFileError(f"{where}: {unknown_label(label, labels)}")
         if (doc, label) in first:
             raise RunFileError(f"{where}: duplicate line for document {shorten(doc)!r}, label {shorten(label)!r} "
                                f"(first on line {first[doc, label]})")
@@ -134,7 +134,7 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
         else:
             label = label_of.get(label_text)
             if label is None:
-                raise RunFileError(f"{path}:{lineno}: unknown label {shorten(label_text)!r} (not in the tree)")
+                raise RunFileError(f"{path}:{lineno}: {unknown_label(label_text, labels)}")
         doc = doc_of.get(doc_text)
         if doc is None:
             raise RunFileError(f"{path}:{lineno}: document {shorten(doc_text)!r} is not in the truth file")

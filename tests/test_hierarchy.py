@@ -384,3 +384,26 @@ def test_error_messages_about_huge_labels_stay_short(tmp_path):
         with pytest.raises(ValueError) as info:
             LabelTree.from_file(tmp_path / "t.yaml")
         assert len(str(info.value)) < 400, str(info.value)[:200]
+
+
+@settings(max_examples=300, deadline=None)
+@given(labels=st.lists(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=40), min_size=1,
+                       max_size=6, unique=True), data=st.data())
+def test_to_file_writes_what_from_file_reads(tmp_path_factory, labels, data):
+    """Any labels the tree accepts (spaces, line breaks, quotes, YAML's own words, control characters), long ones
+    (folded over lines, or beyond YAML's 1,024-character implicit keys) among them, survive the round trip."""
+    long = data.draw(st.sampled_from(["", "a b " * 40, "x" * 1100, "k\n" * 600]))
+    labels = list(dict.fromkeys([*labels, *([long] if long else [])]))
+    parents = {"root node": None}
+    for label in labels:
+        if label != "root node":
+            parents[label] = data.draw(st.sampled_from(list(parents)))
+    tree = LabelTree.from_parents(parents)
+    path = tmp_path_factory.mktemp("tree") / "tree.yaml"
+    tree.to_file(path, header="a header\nover two lines")
+    assert LabelTree.from_file(path).to_parents() == tree.to_parents()
+
+
+def test_a_label_no_file_can_hold_is_refused():
+    with pytest.raises(ValueError, match="lone surrogate U\\+D800"):
+        LabelTree.from_parents({"r": None, "a\ud800": "r"})

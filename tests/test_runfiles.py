@@ -236,3 +236,14 @@ def test_a_runs_label_matrix_keeps_what_is_asked():
     assert run == Run(run.ranking, run.scores) and run != Run({"d1": ["a"]}, {"d1": [0.9]})
     with pytest.raises(ValueError, match="as many scores as labels"):
         Run({"d1": ["a", "b"]}, {"d1": [0.9]})
+
+
+def test_a_label_that_differs_only_by_unicode_normalisation_is_named_as_such(tmp_path):
+    """'café' typed with a combining accent against a tree's precomposed 'café' looked like the tree's own label."""
+    from labelrank.runfiles import RunFileError, read_truth
+
+    (tmp_path / "t.txt").write_text("d1 cafe\u0301\n", encoding="utf-8")
+    with pytest.raises(RunFileError, match=r"t.txt:1: unknown label .* differs from it only by Unicode normalisation: "
+                                           r"U\+0063 U\+0061 U\+0066 U\+0065 U\+0301 here, U\+0063 U\+0061 U\+0066 "
+                                           r"U\+00E9 in the tree"):
+        read_truth(tmp_path / "t.txt", {"caf\u00e9", "tea"})

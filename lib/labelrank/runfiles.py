@@ -48,7 +48,7 @@ from labelrank._validation import shorten
 from labelrank.textcolumns import DECIMAL, INTEGER, Columns, first_unknown, repeats
 
 __all__ = ["RunFileError", "Run", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth", "write_run",
-           "parse_int", "parse_decimal", "ORDERS", "TRUTH_FORMS", "RUN_FORMS", "TRUTH_NUMBERS", "RUN_NUMBERS"]
+           "parse_int", "parse_decimal", "unknown_label", "ORDERS", "TRUTH_FORMS", "RUN_FORMS", "TRUTH_NUMBERS", "RUN_NUMBERS"]
 
 ORDERS: tuple[str, ...] = ("rank", "score")
 #: columns of a truth line in each form
@@ -58,6 +58,41 @@ RUN_FORMS: dict[int, str] = {4: "doc label rank score", 6: "doc Q0 label rank sc
 #: the columns of numbers in each form (column: int or float), for :class:`labelrank.textcolumns.Columns`
 TRUTH_NUMBERS: dict[int, dict[int, type]] = {4: {3: int}}
 RUN_NUMBERS: dict[int, dict[int, type]] = {4: {2: int, 3: float}, 6: {3: int, 4: float}}
+
+
+def unknown_label(label: str, labels: Collection[str]) -> str:
+    """The message for a label that is not among ``labels``, saying so when a tree label differs from it only by
+    Unicode normalisation (``"café"`` typed with a combining accent, the tree's with a precomposed ``é``), both
+    forms shown as code points.
+
+    Parameters
+    ----------
+    label : str
+        The label a file holds.
+    labels : collection of str
+        The tree's labels.
+
+    Examples
+    --------
+    >>> unknown_label("zz", {"a"})
+    "unknown label 'zz' (not in the tree)"
+    >>> message = unknown_label("cafe\\u0301", {"caf\\u00e9"})  # e + combining accent; the tree's precomposed
+    >>> message.split(":")[1]
+    ' U+0063 U+0061 U+0066 U+0065 U+0301 here, U+0063 U+0061 U+0066 U+00E9 in the tree)'
+    """
+    import unicodedata
+
+    def points(text: str) -> str:
+        return " ".join(f"U+{ord(c):04X}" for c in text)
+
+    for form in ("NFC", "NFD", "NFKC", "NFKD"):
+        wanted = unicodedata.normalize(form, label)
+        match = next((x for x in labels if unicodedata.normalize(form, x) == wanted), None)
+        if match is not None:
+            return (f"unknown label {shorten(label)!r} (not in the tree, whose label {shorten(match)!r} differs from "
+                    f"it only by Unicode normalisation: {shorten(points(label))} here, {shorten(points(match))} in "
+                    "the tree)")
+    return f"unknown label {shorten(label)!r} (not in the tree)"
 
 
 class RunFileError(ValueError):
@@ -299,8 +334,7 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
     if labels is not None:
         bad = first_unknown(label_names, label_codes, labels)
         if bad is not None:
-            errors.append((bad, 1, f"{table.where(bad)}: unknown label {shorten(label_names[label_codes[bad]])!r} "
-                                   "(not in the tree)"))
+            errors.append((bad, 1, f"{table.where(bad)}: {unknown_label(label_names[label_codes[bad]], labels)}"))
     again, first = repeats((doc_codes, label_codes))
     if again.size:
         row = int(again.argmin())
@@ -419,8 +453,7 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
     if labels is not None:
         bad = first_unknown(label_names, label_codes, labels)
         if bad is not None:
-            errors.append((bad, 0, f"{table.where(bad)}: unknown label {shorten(label_names[label_codes[bad]])!r} "
-                                   "(not in the tree)"))
+            errors.append((bad, 0, f"{table.where(bad)}: {unknown_label(label_names[label_codes[bad]], labels)}"))
     bad = first_unknown(doc_names, doc_codes, docs if isinstance(docs, (set, dict)) else set(docs))
     if bad is not None:
         errors.append((bad, 1, f"{table.where(bad)}: document {shorten(doc_names[doc_codes[bad]])!r} is not in the "

@@ -4,6 +4,7 @@ labels and aliases refused), writing with scalars that read back as the same str
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -62,6 +63,11 @@ def _check_label(label: Any, what: str) -> str:
         raise TypeError(f"{what} must be a string, got {_describe(label)}{hint}")
     if not label:
         raise ValueError(f"{what} must be a non-empty string, got {_describe(label)}")
+    try:
+        label.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: no file can hold it
+        raise ValueError(f"{what} must be Unicode text, got {label!r} (a lone surrogate "
+                         f"U+{ord(label[exc.start]):04X} at {exc.start})") from None
     return label
 
 
@@ -83,12 +89,39 @@ def read_parent_map(path: str | os.PathLike) -> Mapping[str, Any]:
     return data
 
 
+#: Labels that PyYAML may write in its own style; any other is written double-quoted (:func:`_yaml_scalar`).
+_PLAIN_SAFE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*")
+#: YAML's bound on an implicit key's length; a longer key is written as an explicit key (``? key``).
+MAX_IMPLICIT_KEY = 1024
+
+
 def _yaml_scalar(label: str) -> str:
-    """``label`` as a YAML scalar that reads back as the same string."""
-    dumped = yaml.safe_dump(label, default_flow_style=True).strip()
+    """``label`` as a YAML scalar on one line that reads back as the same string.
+
+    Never folded (PyYAML folds long scalars over lines at 80 characters by default). A label of ASCII letters,
+    digits and ``_ . - /`` is left to PyYAML, which quotes the ones that would read as another type (``null``,
+    ``0101``); any other is double-quoted with escapes: PyYAML's emitter would write some of them plain where its own
+    reader then reads them otherwise (a line break as a space, ``=`` as a tag, a leading no-break space before
+    ``>`` as a block scalar).
+    """
+    style = None if _PLAIN_SAFE.fullmatch(label) else '"'
+    dumped = yaml.safe_dump(label, default_flow_style=True, default_style=style, width=float("inf"),
+                            allow_unicode=True).strip()
     if dumped.endswith("..."):
         dumped = dumped[: -3].strip()
     return dumped
+
+
+def _mapping_line(key: str, value: str) -> str:
+    """One entry of a YAML mapping: ``key: value``, or for a key longer than YAML's implicit-key bound the explicit
+    form ``? key`` then ``: value``.
+
+    Examples
+    --------
+    >>> _mapping_line("'a'", "'r'")
+    "'a': 'r'"
+    """
+    return f"? {key}\n: {value}" if len(key.encode("utf-8")) > MAX_IMPLICIT_KEY - 4 else f"{key}: {value}"
 
 
 def _yaml_value(p: str | list[str] | None) -> str:

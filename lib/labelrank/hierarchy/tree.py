@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from labelrank._validation import _describe
-from labelrank.hierarchy.io import _check_label, _yaml_scalar, _yaml_value
+from labelrank.hierarchy.io import _check_label, _mapping_line, _yaml_scalar, _yaml_value
 
 __all__ = ["LabelTree", "TreeArrays"]
 
@@ -411,7 +411,7 @@ class LabelTree:
         """Write the tree in the YAML format :meth:`from_file` reads, with ``header`` as leading ``#`` comments."""
         lines = [f"# {line}".rstrip() for line in (header or "").splitlines()]
         for lab, p in self.to_parents().items():
-            lines.append(f"{_yaml_scalar(lab)}: {_yaml_value(p)}")
+            lines.append(_mapping_line(_yaml_scalar(lab), _yaml_value(p)))
         Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     # ------------------------------------------------------------------------------------------ structure
