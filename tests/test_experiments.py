@@ -1018,3 +1018,20 @@ def test_search_comparison_sets_the_staged_choices_beside_the_full_grids(cache):
     grid_size = comparison["method"].map({"ML-kNN": len(p.grids["k"]), "Binary-SVM": len(p.grids["C"])})
     assert (comparison["points_full"] == grid_size).all()
     assert (comparison["points_staged"] <= comparison["points_full"]).all()
+
+
+@pytest.mark.parametrize("code", ["ENOSPC", "EDQUOT", "EROFS"])
+def test_a_full_disk_under_the_cache_is_one_line_and_exit_2(monkeypatch, capsys, code):
+    """A disk that fills while the experiments run: one message on stderr and exit 2, not joblib's traceback."""
+    import errno
+    import os
+
+    from labelrank.studies.yang2012 import experiments
+
+    def full(args):
+        raise OSError(getattr(errno, code), os.strerror(getattr(errno, code)))
+
+    monkeypatch.setattr(experiments, "_main", full)
+    assert experiments.main(["--profile", "quick"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot take more entries" in err and os.strerror(getattr(errno, code)) in err

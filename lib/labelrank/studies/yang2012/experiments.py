@@ -79,6 +79,7 @@ line). It is many CPU hours of work: the book's page "How the experiments run an
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import sys
 import time
@@ -520,6 +521,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         # bad input (an unknown data set, a damaged or missing data file, a bad setting): one line, exit code 2
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"{_PROG}: error: {message}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EROFS):
+            raise
+        # a full or read-only disk under the cache: every entry is written whole or not at all (the cache writes
+        # a temporary file and renames it), so a re-run goes on from the entries already there
+        print(f"{_PROG}: error: the experiment cache {cache_dir() / 'experiments'} cannot take more entries "
+              f"({exc.strerror or exc}); free space or set LABELRANK_CACHE to a larger folder, then run again: "
+              "the entries written so far are kept", file=sys.stderr)
         return 2
 
 
