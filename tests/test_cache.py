@@ -61,3 +61,65 @@ def test_an_exception_leaves_no_entry(tmp_path):
     with pytest.raises(RuntimeError):
         cached(1)
     assert not cached.check_call_in_cache(1) and not list(tmp_path.rglob("*.part"))
+
+
+# ---------------------------------------------------------------------------------- authentication of entries
+def test_a_changed_entry_that_still_unpickles_is_never_used(tmp_path):
+    """A valid pickle of another value in place of an entry (a flipped sign, a planted file) is computed again,
+    with a warning naming the entry, and replaced."""
+    import joblib
+
+    CALLS["n"] = 0
+    cached = ResultCache(square, "squares", root=tmp_path)
+    assert cached(4, 1).tolist() == [0, 1, 4, 9] and CALLS["n"] == 1
+    joblib.dump(-np.arange(4) ** 2, cached.path(4, 1))  # same shape and type, other values
+    with pytest.warns(RuntimeWarning, match=r"output.pkl does not match its HMAC"):
+        assert cached(4, 1).tolist() == [0, 1, 4, 9]
+    assert CALLS["n"] == 2 and cached(4, 1).tolist() == [0, 1, 4, 9] and CALLS["n"] == 2  # replaced, trusted again
+
+
+class _Planted:
+    """A pickle that runs code when it is loaded."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        import pathlib
+
+        return pathlib.Path.touch, (pathlib.Path(self.marker),)
+
+
+def test_a_planted_pickle_never_runs(tmp_path):
+    import pickle
+
+    cached = ResultCache(square, "squares", root=tmp_path / "cache")
+    cached(3, 1)
+    marker = tmp_path / "ran"
+    cached.path(3, 1).write_bytes(pickle.dumps(_Planted(str(marker))))
+    (cached.path(3, 1).parent / "output.hmac").write_text("0" * 64 + "\n")  # a forged tag
+    with pytest.warns(RuntimeWarning, match="does not match its HMAC"):
+        assert cached(3, 1).tolist() == [0, 1, 4]
+    assert not marker.exists()
+
+
+def test_entries_are_trusted_under_their_own_key_only(tmp_path, monkeypatch):
+    """The key lives outside the cache folder, readable by its owner alone; another key trusts no entry."""
+    import stat
+
+    from labelrank import _cache
+
+    monkeypatch.setattr(_cache, "_KEYS", {})
+    monkeypatch.setenv("LABELRANK_CACHE_KEY_FILE", str(tmp_path / "keys" / "mine"))
+    CALLS["n"] = 0
+    cached = ResultCache(square, "squares", root=tmp_path / "shared")
+    cached(5, 1)
+    key = tmp_path / "keys" / "mine"
+    assert key.is_file() and stat.S_IMODE(key.stat().st_mode) == 0o600 and len(key.read_bytes()) == 32
+    assert not any((tmp_path / "shared").rglob("mine"))
+    cached(5, 1)
+    assert CALLS["n"] == 1
+    monkeypatch.setenv("LABELRANK_CACHE_KEY_FILE", str(tmp_path / "keys" / "theirs"))
+    with pytest.warns(RuntimeWarning, match="does not match its HMAC"):
+        cached(5, 1)
+    assert CALLS["n"] == 2

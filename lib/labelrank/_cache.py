@@ -13,12 +13,24 @@ A result is written to a temporary file of its own and then renamed into place (
 sees a whole entry or none, whatever happens to the writer (an exception, SIGINT, SIGKILL), and two processes
 computing the same entry do not disturb each other. An entry that cannot be read (truncated by a full disk, say)
 is computed again and replaced.
+
+Every entry is authenticated: beside ``output.pkl`` lies ``output.hmac``, the HMAC-SHA256 of its bytes under a
+key of the user's, kept outside any cache folder (:func:`cache_key`: ``$LABELRANK_CACHE_KEY_FILE``, by default
+``~/.config/labelrank/cache-key``, readable by its owner alone). An entry is unpickled only when its HMAC matches;
+one that does not (changed on disk, damaged, written under another key, or from before entries were
+authenticated) is computed again, with a warning that names it. So a wrong or planted file is never used and never
+runs code: a pickle can execute code when loaded, and only someone who holds the key can make one that is loaded.
+Users who share a cache folder share its entries only if they share the key file, and then trust each other.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import inspect
 import os
+import secrets
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +39,64 @@ import joblib
 
 from labelrank._paths import replaced_atomically
 
-__all__ = ["ResultCache"]
+__all__ = ["ResultCache", "cache_key", "key_file"]
+
+_KEYS: dict[Path, bytes] = {}
+
+
+def key_file() -> Path:
+    """Where the user's cache key is: ``$LABELRANK_CACHE_KEY_FILE``, else ``$XDG_CONFIG_HOME/labelrank/cache-key``
+    (``~/.config/labelrank/cache-key``)."""
+    env = os.environ.get("LABELRANK_CACHE_KEY_FILE")
+    if env:
+        return Path(env).expanduser()
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(config) / "labelrank" / "cache-key"
+
+
+def cache_key() -> bytes:
+    """The user's key for the cache entries' HMACs (32 random bytes), created on first use with mode 0600.
+
+    Where the key file cannot be made (a read-only home), a key for this process alone is used, with a warning:
+    its entries are then computed again by the next process, never trusted without a key.
+    """
+    path = key_file()
+    if path in _KEYS:
+        return _KEYS[path]
+    try:
+        key = path.read_bytes()
+    except FileNotFoundError:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.{secrets.token_hex(4)}.part")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(secrets.token_bytes(32))
+            try:
+                os.link(tmp, path)  # fails if another process made the key meanwhile: then that one is the key
+            except FileExistsError:
+                pass
+            finally:
+                tmp.unlink(missing_ok=True)
+            key = path.read_bytes()
+        except OSError as exc:
+            warnings.warn(f"the cache key {path} cannot be made ({exc.strerror or exc}); cache entries written now "
+                          "are trusted by this process only. Set LABELRANK_CACHE_KEY_FILE to a writable place",
+                          RuntimeWarning, stacklevel=3)
+            key = secrets.token_bytes(32)
+    if len(key) < 16:
+        raise ValueError(f"the cache key {path} holds {len(key)} bytes, fewer than 16: remove it to make a new one")
+    _KEYS[path] = key
+    return key
+
+
+def _digest(path: Path) -> str:
+    """The HMAC-SHA256 (hex) of the file's bytes under :func:`cache_key`."""
+    mac = hmac.new(cache_key(), digestmod=hashlib.sha256)
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            mac.update(block)
+    return mac.hexdigest()
 
 
 class ResultCache:
@@ -86,18 +155,35 @@ class ResultCache:
         return self.root / self.name / key[:2] / key / "output.pkl"
 
     def check_call_in_cache(self, *args: Any, **kwargs: Any) -> bool:
-        """Whether ``func(*args, **kwargs)`` is stored."""
-        return self.path(*args, **kwargs).is_file()
+        """Whether ``func(*args, **kwargs)`` is stored (with its HMAC; the HMAC is checked when it is read)."""
+        path = self.path(*args, **kwargs)
+        return path.is_file() and path.with_name("output.hmac").is_file()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         path = self.path(*args, **kwargs)
         if path.is_file():
-            try:
-                return joblib.load(path, mmap_mode=self.mmap_mode)
-            except Exception:  # noqa: BLE001 - a damaged entry fails in many ways: computed again and replaced below
-                pass
+            if self._authentic(path):
+                try:
+                    return joblib.load(path, mmap_mode=self.mmap_mode)
+                except Exception:  # noqa: BLE001 - a damaged entry fails in many ways: computed again, replaced
+                    pass
+            else:
+                warnings.warn(f"the cache entry {path} does not match its HMAC (changed on disk, damaged, or written "
+                              "under another key): it is computed again, never read", RuntimeWarning, stacklevel=2)
         value = self.func(*args, **kwargs)
         path.parent.mkdir(parents=True, exist_ok=True)
         with replaced_atomically(path) as tmp:
             joblib.dump(value, tmp)
+            tag = _digest(tmp)
+        with replaced_atomically(path.with_name("output.hmac")) as tmp:  # after the entry: a crash between the
+            tmp.write_text(tag + "\n", encoding="ascii")  # two leaves an entry that does not match, so not read
         return joblib.load(path, mmap_mode=self.mmap_mode) if self.mmap_mode else value
+
+    @staticmethod
+    def _authentic(path: Path) -> bool:
+        """Whether the entry's bytes match its HMAC under the user's key (read before anything is unpickled)."""
+        try:
+            tag = path.with_name("output.hmac").read_text(encoding="ascii").strip()
+            return hmac.compare_digest(tag, _digest(path))
+        except (OSError, UnicodeDecodeError):
+            return False
