@@ -434,3 +434,15 @@ def test_a_tree_path_that_is_not_a_file_says_what_it_is(tmp_path, capsys):
                         (tmp_path / "nope.yaml", "does not exist")):
         assert main(["score", "--tree", str(tree), "--truth", "t", "--run", "r"]) == 2
         assert f"{tree}: tree file {str(tree)!r} {words}" in capsys.readouterr().err
+
+
+def test_a_tree_too_large_for_its_chains_is_one_line_and_exit_2(tmp_path, capsys):
+    lines = ["r: null", "a0: r", "b0: r"]
+    for i in range(1, 23):
+        lines += [f"a{i}: [a{i-1}, b{i-1}]", f"b{i}: [a{i-1}, b{i-1}]"]
+    (tmp_path / "ladder.yaml").write_text("\n".join(lines) + "\n")
+    (tmp_path / "t.txt").write_text("d1 a22\n")
+    (tmp_path / "r.txt").write_text("d1 a21 1 0.9\n")
+    assert main(["score", "--tree", str(tmp_path / "ladder.yaml"), "--truth", str(tmp_path / "t.txt"), "--run",
+                 str(tmp_path / "r.txt")]) == 2
+    assert "ladder.yaml: the tree's 16,777,215 root-to-label chains need" in capsys.readouterr().err

@@ -407,3 +407,18 @@ def test_to_file_writes_what_from_file_reads(tmp_path_factory, labels, data):
 def test_a_label_no_file_can_hold_is_refused():
     with pytest.raises(ValueError, match="lone surrogate U\\+D800"):
         LabelTree.from_parents({"r": None, "a\ud800": "r"})
+
+
+def test_a_tree_whose_chains_would_not_fit_is_refused_with_the_bound():
+    """A 46-label DAG of 23 levels (each node below both of the level above: 2^23 chains) and a chain 20,000 deep
+    once allocated gigabytes; both are refused at once, the message naming the bound."""
+    ladder = {"r": None, "a0": "r", "b0": "r"}
+    for i in range(1, 23):
+        ladder.update({f"a{i}": [f"a{i-1}", f"b{i-1}"], f"b{i}": [f"a{i-1}", f"b{i-1}"]})
+    chain = {"n0": None, **{f"n{i}": f"n{i-1}" for i in range(1, 20_001)}}
+    for parents in (ladder, chain):
+        tree = LabelTree.from_parents(parents)
+        for build in (lambda: tree.arrays, lambda: tree.chains(tree.labels[-1])):
+            with pytest.raises(ValueError, match="more than the bound of 50,000,000"):
+                build()
+    assert LabelTree.from_parents(ladder).chain_size[0] == 2 ** 24 - 1

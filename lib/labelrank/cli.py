@@ -130,7 +130,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
         seen |= {lab for _, _, run in runs for lab in run.labels}
         scorer = CostScorer.from_tree(flat_tree(seen))
     else:
-        scorer = CostScorer.from_tree(tree)
+        try:
+            scorer = CostScorer.from_tree(tree)
+        except ValueError as exc:  # a tree whose chains would not fit in memory
+            raise UsageError(f"{args.tree}: {exc}") from exc
     results = []
     for i, (path, name, run) in enumerate(runs):
         if run.disagree:

@@ -6,6 +6,6 @@ YAML tree file), ``builders`` (parent maps from F-term codes and from dotted lab
 (a tidy layered drawing with matplotlib).
 """
 
-from labelrank.hierarchy.tree import LabelTree, TreeArrays
+from labelrank.hierarchy.tree import MAX_CHAIN_ENTRIES, LabelTree, TreeArrays
 
-__all__ = ["LabelTree", "TreeArrays"]
+__all__ = ["LabelTree", "TreeArrays", "MAX_CHAIN_ENTRIES"]

@@ -32,7 +32,11 @@ import numpy as np
 from labelrank._validation import _describe
 from labelrank.hierarchy.io import _check_label, _mapping_line, _yaml_scalar, _yaml_value
 
-__all__ = ["LabelTree", "TreeArrays"]
+__all__ = ["LabelTree", "TreeArrays", "MAX_CHAIN_ENTRIES"]
+
+#: The most entries the chains of a tree (all its root-to-label chains, or its ancestor table) may need: beyond,
+#: the chain-based measures refuse the tree with a message instead of running out of memory.
+MAX_CHAIN_ENTRIES = 50_000_000
 
 
 # ----------------------------------------------------------------------------------------------------------- YAML
@@ -416,7 +420,40 @@ class LabelTree:
 
     # ------------------------------------------------------------------------------------------ structure
     @cached_property
+    def chain_size(self) -> tuple[int, int]:
+        """(The number of root-to-label chains over all labels, the labels they hold in all), counted without
+        building them: a DAG's chains multiply with its depth, and a chain of n labels holds n (n + 1) / 2.
+
+        Examples
+        --------
+        >>> LabelTree.from_parents({"r": None, "a": "r", "b": "r", "c": ["a", "b"]}).chain_size
+        (5, 11)
+        """
+        count: dict[str, int] = {}
+        held: dict[str, int] = {}
+        for lab in self._order:
+            ps = self._parents[lab]
+            count[lab] = sum(count[p] for p in ps) if ps else 1
+            held[lab] = sum(held[p] + count[p] for p in ps) if ps else 1
+        return sum(count.values()), sum(held.values())
+
+    def _check_chain_size(self) -> None:
+        """ValueError when the tree's chains, or its ancestor table (a row per chain, a column per level), would
+        hold more than :data:`MAX_CHAIN_ENTRIES` entries."""
+        n_chains, held = self.chain_size
+        longest: dict[str, int] = {}
+        for lab in self._order:
+            longest[lab] = max((longest[p] + 1 for p in self._parents[lab]), default=0)
+        held = max(held, n_chains * (max(longest.values()) + 1))
+        if held > MAX_CHAIN_ENTRIES:
+            raise ValueError(
+                f"the tree's {n_chains:,} root-to-label chains need {held:,} entries, more than the bound of "
+                f"{MAX_CHAIN_ENTRIES:,} that the chain-based measures (BDM, LA, hF, the HiClass reading of LCA-F) "
+                "can hold in memory (a DAG's chains multiply with its depth; a chain of n labels holds about n^2/2)")
+
+    @cached_property
     def _chains(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        self._check_chain_size()
         chains: dict[str, tuple[tuple[str, ...], ...]] = {}
         for lab in self._order:
             ps = self._parents[lab]
@@ -541,6 +578,7 @@ class LabelTree:
     @cached_property
     def arrays(self) -> TreeArrays:
         """Integer arrays over the (unfolded) tree for vectorized code; see :class:`TreeArrays`."""
+        self._check_chain_size()  # (the ancestor table has a row per chain and a column per level)
         node: list[int] = []
         parent: list[int] = []
         depth: list[int] = []
