@@ -17,8 +17,8 @@ is computed again and replaced.
 Every entry is authenticated: beside ``output.pkl`` lies ``output.hmac``, the HMAC-SHA256 of its bytes under a
 key of the user's, kept outside any cache folder (:func:`cache_key`: ``$LABELRANK_CACHE_KEY_FILE``, by default
 ``~/.config/labelrank/cache-key``, readable by its owner alone). An entry is unpickled only when its HMAC matches;
-one that does not (changed on disk, damaged, written under another key, or from before entries were
-authenticated) is computed again, with a warning that names it. So a wrong or planted file is never used and never
+one that does not (changed on disk, damaged, written under another key, or without an HMAC at all) is
+computed again, with a warning that names it. So a wrong or planted file is never used and never
 runs code: a pickle can execute code when loaded, and only someone who holds the key can make one that is loaded.
 Users who share a cache folder share its entries only if they share the key file, and then trust each other.
 """

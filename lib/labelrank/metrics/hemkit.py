@@ -27,10 +27,13 @@ ways that change the numbers. This module follows HEMKit's source, read for its 
   then standing above them (HEMKit's default in its README, 100000, never stops). HEMKit's fifth argument, the
   maximum error, changes neither family (it enters only HEMKit's MGIA measure, which it does not print).
 
-Two rules of HEMKit's are not followed because they depend on its compiler rather than on its input: the order of
-a node's parents in a DAG (HEMKit keeps them in the order of their memory addresses, which in practice is the order
-in which the hierarchy file first names them, the order used here) and the order of more than 16 equally short
-path pairs of one label (``std::sort`` does not keep their order; here it is kept).
+One rule of HEMKit's depends on its memory allocator rather than on its input, and is not followed: on a DAG it
+keeps a node's parents in a set ordered by their memory addresses, and ties between a label's chains go to the
+first. The addresses follow the order in which the hierarchy file first names the nodes where they get fresh
+memory, as in the first of HEMKit's two graphs, but not always in the second (built in memory the first freed),
+which its LCA measures use: the same files can give HEMKit two answers (glibc's thread cache on or off). This
+module takes the file's order. Equally short path pairs are ordered as g++'s ``std::sort`` orders them
+(:func:`gnu_sort`), which, beyond 16 of them, does not keep their order.
 
 References
 ----------
@@ -92,7 +95,7 @@ class HemkitGraph:
         self.max_distance = check_positive_int(max_distance, "max_distance", minimum=0)
         self.ids = {label: i + 1 for i, label in enumerate(tree.labels)}
         self.edges = [(self.ids[p], self.ids[label]) for label in tree.labels for p in tree.parents(label)]
-        # HEMKit orders a node's parents by where they sit in memory: the order in which the file first names them
+        # HEMKit orders a node's parents by their memory addresses; here by where the file first names them (module)
         created: dict[int, int] = {}
         for parent, child in self.edges:
             created.setdefault(parent, len(created))
@@ -143,10 +146,11 @@ class HemkitGraph:
         return self._chains[node]
 
     def encode(self, labels: Collection[str], name: str) -> set[int]:
+        """The node numbers of ``labels``; ValueError naming ``name`` and the label for one not in the tree."""
         out = set()
         for label in labels:
             if label not in self.ids:
-                self.tree._check(label, name)  # raises the tree's own message for an unknown label
+                raise ValueError(f"{name} {label!r} is not a label of the tree")
             out.add(self.ids[label])
         return out
 
