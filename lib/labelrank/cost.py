@@ -16,7 +16,7 @@ intermediate quantities for step-by-step derivations.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "common_prefix",
+    "resolve_labels",
     "BDMTerms",
     "LATerms",
     "bdm",
@@ -430,7 +431,28 @@ def bdm(tree: LabelTree, key: str, response: str) -> float:
     return bdm_terms(tree, key, response).value
 
 
-def _resolve_labels(tree: LabelTree, labels: Sequence[str] | None) -> list[str]:
+def resolve_labels(tree: LabelTree, labels: Sequence[str] | None) -> list[str]:
+    """The labels a matrix or scorer covers: all of ``tree``'s (in tree order) for None, else ``labels`` checked.
+
+    Parameters
+    ----------
+    tree : LabelTree
+    labels : sequence of str, optional
+        Labels of ``tree``, each once.
+
+    Raises
+    ------
+    TypeError
+        For a single string in place of a sequence.
+    ValueError
+        For a label not in the tree, or one given twice.
+
+    Examples
+    --------
+    >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r"})
+    >>> resolve_labels(t, None), resolve_labels(t, ["b", "a"])
+    (['r', 'a', 'b'], ['b', 'a'])
+    """
     if labels is None:
         return list(tree.labels)
     if isinstance(labels, str):
@@ -438,7 +460,7 @@ def _resolve_labels(tree: LabelTree, labels: Sequence[str] | None) -> list[str]:
     labels = list(labels)
     for lab in labels:
         tree._check(lab, "an entry of labels")
-    dup = sorted({lab for lab in labels if labels.count(lab) > 1})
+    dup = sorted(lab for lab, n in Counter(labels).items() if n > 1)
     if dup:
         raise ValueError(f"labels must not repeat a label, got {dup} more than once")
     return labels
@@ -607,7 +629,7 @@ def bdm_matrix(tree: LabelTree, labels: Sequence[str] | None = None, block_rows:
     b         0.000  0.000  1.0
     """
     tree = _check_tree(tree)
-    labels = _resolve_labels(tree, labels)
+    labels = resolve_labels(tree, labels)
     block_rows = check_positive_int(block_rows, "block_rows")
     index = BDMIndex(tree)
     want = np.array([tree.index(lab) for lab in labels], dtype=np.int64)
@@ -654,7 +676,7 @@ def pairwise_matrix(
     tree = _check_tree(tree)
     if not callable(func):
         raise TypeError(f"func must be callable as func(tree, key, response), got {_describe(func)}")
-    labels = _resolve_labels(tree, labels)
+    labels = resolve_labels(tree, labels)
     values = [[float(func(tree, k, r)) for r in labels] for k in labels]
     import pandas as pd
 

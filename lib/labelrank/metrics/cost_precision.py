@@ -622,10 +622,10 @@ class CostScorer:
         labels : sequence of str, optional
             The labels the scorer accepts (and the order of integer inputs); all labels of ``tree`` by default.
         """
-        from labelrank.cost import BDMIndex, _resolve_labels
+        from labelrank.cost import BDMIndex, resolve_labels
 
         bdm = BDMIndex(tree)
-        labels = _resolve_labels(bdm.tree, labels)
+        labels = resolve_labels(bdm.tree, labels)
         to_tree = np.array([bdm.tree.index(lab) for lab in labels], dtype=np.int64)
         scorer = cls.__new__(cls)
         scorer.labels = tuple(labels)

@@ -423,7 +423,7 @@ def _lca_sets(graph: HemkitGraph, true: set[int], pred: set[int]) -> tuple[set[i
     return aug_true, aug_pred
 
 
-def hemkit_document(graph: HemkitGraph, true: Collection[str], pred: Collection[str]
+def hemkit_document(graph: HemkitGraph, true: Collection[str], pred: Collection[str], family: str = "both"
                     ) -> tuple[tuple[float, float, float], tuple[float, float, float]]:
     """One document's (hP, hR, hF) and (LCA-P, LCA-R, LCA-F) as HEMKit computes them.
 
@@ -432,6 +432,8 @@ def hemkit_document(graph: HemkitGraph, true: Collection[str], pred: Collection[
     graph : HemkitGraph
     true, pred : collection of str
         The document's true and predicted labels (any labels of the tree, the root included).
+    family : {"both", "h", "lca"}, default="both"
+        The family to compute; the other one's triple is NaN.
 
     Examples
     --------
@@ -442,15 +444,21 @@ def hemkit_document(graph: HemkitGraph, true: Collection[str], pred: Collection[
     >>> [round(x, 4) for x in hemkit_document(HemkitGraph(chain), ["2", "4"], ["3"])[1]]
     [1.0, 0.5, 0.6667]
     """
+    if family not in ("both", "h", "lca"):
+        raise ValueError(f"family must be one of ('both', 'h', 'lca'), got {family!r}")
     t, p = graph.encode(true, "a true label"), graph.encode(pred, "a predicted label")
-    t_aug, p_aug = _augmented_by_ancestors(graph, t), _augmented_by_ancestors(graph, p)
-    h = _prf(len(t_aug & p_aug), len(p_aug), len(t_aug))
-    lt, lp = _lca_sets(graph, _without_ancestors(graph, t), _without_ancestors(graph, p))
-    return h, _prf(len(lt & lp), len(lp), len(lt))
+    h = lca = (math.nan,) * 3
+    if family != "lca":
+        t_aug, p_aug = _augmented_by_ancestors(graph, t), _augmented_by_ancestors(graph, p)
+        h = _prf(len(t_aug & p_aug), len(p_aug), len(t_aug))
+    if family != "h":
+        lt, lp = _lca_sets(graph, _without_ancestors(graph, t), _without_ancestors(graph, p))
+        lca = _prf(len(lt & lp), len(lp), len(lt))
+    return h, lca
 
 
 def hemkit_scores(tree: LabelTree, truth: Sequence[Collection[str]], predicted: Sequence[Collection[str]],
-                  max_distance: int = UNLIMITED) -> np.ndarray:
+                  max_distance: int = UNLIMITED, family: str = "both") -> np.ndarray:
     """Each document's hP, hR, hF, LCA-P, LCA-R, LCA-F as HEMKit computes them (NaN rows: no true label).
 
     Parameters
@@ -460,6 +468,8 @@ def hemkit_scores(tree: LabelTree, truth: Sequence[Collection[str]], predicted: 
         One entry per document.
     max_distance : int, default=100000
         HEMKit's maximum distance.
+    family : {"both", "h", "lca"}, default="both"
+        The family to compute (:func:`hemkit_document`); the other's columns are NaN.
 
     Returns
     -------
@@ -478,7 +488,7 @@ def hemkit_scores(tree: LabelTree, truth: Sequence[Collection[str]], predicted: 
     rows = np.full((len(truth), 6), np.nan)
     for d, (true, pred) in enumerate(zip(truth, predicted)):
         if len(true):
-            h, lca = hemkit_document(graph, true, pred)
+            h, lca = hemkit_document(graph, true, pred, family)
             rows[d] = (*h, *lca)
     return rows
 

@@ -87,7 +87,7 @@ def _hemkit(tree: Any, truth: Any, predicted: Any, max_distance: int, columns: s
     from labelrank.metrics.hemkit import hemkit_scores
 
     tree, truth, predicted = _check_sets(tree, truth, predicted, root_allowed=True)
-    rows = hemkit_scores(tree, truth, predicted, max_distance)[:, columns]
+    rows = hemkit_scores(tree, truth, predicted, max_distance, "h" if columns.start == 0 else "lca")[:, columns]
     rows = rows[~np.isnan(rows).all(axis=1)]  # documents without a true label: left out, as HEMKit skips them
     if not len(rows):
         return math.nan, math.nan, math.nan
@@ -385,7 +385,8 @@ def per_document_f(tree: LabelTree, truth: Sequence[Collection[str]], predicted:
         from labelrank.metrics.hemkit import hemkit_scores
 
         tree, truth, predicted = _check_sets(tree, truth, predicted, root_allowed=True)
-        f = hemkit_scores(tree, truth, predicted, max_distance)[:, 2 if measure == "hF" else 5]
+        family, column = ("h", 2) if measure == "hF" else ("lca", 5)
+        f = hemkit_scores(tree, truth, predicted, max_distance, family)[:, column]
         empty = np.array([bool(t) and not p for t, p in zip(truth, predicted)], dtype=bool)
         return np.where(empty, 0.0, f)
     tree, truth, predicted = _check_sets(tree, truth, predicted)

@@ -157,8 +157,8 @@ SIMULATED = Tolerance(match=0.05, close=0.15, description="computed on simulated
 #: Test-set values of models tuned by cross-validation.
 TUNED = Tolerance(match=0.01, close=0.05, relative=True,
                   description="test-set values of models tuned by cross-validation on random folds")
-#: CPU seconds depend on the machine they ran on: shown beside the paper's, never judged as a match.
-TIMING = Tolerance(comparable=False, description="CPU seconds, which depend on the machine")
+#: Timings belong to a machine as much as to the code: shown beside the paper's, never judged as a match.
+TIMING = Tolerance(comparable=False, description="timings, which belong to a machine as much as to the code")
 
 
 def half_unit(printed: str) -> float:
@@ -440,7 +440,7 @@ def yang2012_table1() -> pd.DataFrame:
 
 
 def yang2012_table2(profile: str | None = None) -> pd.DataFrame:
-    """Table 2 of Yang & Gopal: the paper's CPU seconds of the neighbour search beside ours for the test batch on
+    """Table 2 of Yang & Gopal: the paper's times of the neighbour search beside ours for the test batch on
     one thread with ``k = 100`` (:func:`labelrank.studies.yang2012.timing.table2_seconds`, the chapter's "test"
     workload), for the data sets the profile times (:func:`labelrank.studies.yang2012.timing.table2_timing_plan`)."""
     from labelrank.studies.yang2012 import timing
