@@ -31,7 +31,8 @@ def test_a_moved_or_rewritten_function_keeps_its_entries(tmp_path):
     assert CALLS["n"] == 1
     moved(5, 2, 8)  # a bumped version is another entry
     assert CALLS["n"] == 2
-    assert len(list(tmp_path.rglob("output.pkl"))) == 2 and not list(tmp_path.rglob("*.part"))
+    assert len(list(tmp_path.rglob("output.lrc"))) == 2 and not list(tmp_path.rglob("*.part"))
+    assert not list(tmp_path.rglob("output.pkl"))  # arrays are stored as data, not pickled
 
 
 def test_keywords_memory_mapping_and_a_damaged_entry(tmp_path):
@@ -64,18 +65,44 @@ def test_an_exception_leaves_no_entry(tmp_path):
 
 
 # ---------------------------------------------------------------------------------- authentication of entries
-def test_a_changed_entry_that_still_unpickles_is_never_used(tmp_path):
-    """A valid pickle of another value in place of an entry (a flipped sign, a planted file) is computed again,
-    with a warning naming the entry, and replaced."""
+def test_a_changed_entry_that_still_reads_is_never_used(tmp_path):
+    """A well-formed entry of another value in place of an entry (a flipped sign, a planted file) is computed
+    again, with a warning naming the entry, and replaced; the same for a result kept as a pickle."""
     import joblib
+
+    from labelrank._entries import write_entry
 
     CALLS["n"] = 0
     cached = ResultCache(square, "squares", root=tmp_path)
     assert cached(4, 1).tolist() == [0, 1, 4, 9] and CALLS["n"] == 1
-    joblib.dump(-np.arange(4) ** 2, cached.path(4, 1))  # same shape and type, other values
-    with pytest.warns(RuntimeWarning, match=r"output.pkl does not match its HMAC"):
+    with open(cached.path(4, 1), "wb") as fh:
+        write_entry(-np.arange(4) ** 2, fh)  # same shape and type, other values
+    with pytest.warns(RuntimeWarning, match=r"output.lrc does not match its HMAC"):
         assert cached(4, 1).tolist() == [0, 1, 4, 9]
     assert CALLS["n"] == 2 and cached(4, 1).tolist() == [0, 1, 4, 9] and CALLS["n"] == 2  # replaced, trusted again
+    odd = ResultCache(as_set, "sets", root=tmp_path)  # a set is no data type of the entries: kept as a pickle
+    assert odd(3) == {0, 1, 2} and odd.path(3).name == "output.pkl"
+    joblib.dump({7}, odd.path(3))
+    with pytest.warns(RuntimeWarning, match=r"output.pkl does not match its HMAC"):
+        assert odd(3) == {0, 1, 2}
+
+
+def as_set(n):
+    return set(range(n))
+
+
+def test_an_authentic_entry_copied_to_another_key_is_not_trusted(tmp_path):
+    """The HMAC covers the entry's name and key as well as its bytes: a replayed entry is not another's result."""
+    import shutil
+
+    cached = ResultCache(square, "squares", root=tmp_path)
+    cached(3, 1)
+    target = cached.folder(4, 1)
+    target.mkdir(parents=True)
+    for name in ("output.lrc", "output.hmac"):
+        shutil.copy(cached.folder(3, 1) / name, target / name)
+    with pytest.warns(RuntimeWarning, match="does not match its HMAC"):
+        assert cached(4, 1).tolist() == [0, 1, 4, 9]
 
 
 class _Planted:
@@ -96,10 +123,17 @@ def test_a_planted_pickle_never_runs(tmp_path):
     cached = ResultCache(square, "squares", root=tmp_path / "cache")
     cached(3, 1)
     marker = tmp_path / "ran"
-    cached.path(3, 1).write_bytes(pickle.dumps(_Planted(str(marker))))
-    (cached.path(3, 1).parent / "output.hmac").write_text("0" * 64 + "\n")  # a forged tag
-    with pytest.warns(RuntimeWarning, match="does not match its HMAC"):
-        assert cached(3, 1).tolist() == [0, 1, 4]
+    for name in ("output.lrc", "output.pkl"):  # in place of the entry, or as a pickle beside it
+        (cached.folder(3, 1) / name).write_bytes(pickle.dumps(_Planted(str(marker))))
+        (cached.folder(3, 1) / "output.hmac").write_text("0" * 64 + "\n")  # a forged tag
+        with pytest.warns(RuntimeWarning, match="does not match its HMAC"):
+            assert cached(3, 1).tolist() == [0, 1, 4]
+        assert not marker.exists()
+    # without the tag, a planted pickle is not even read: the data entry is read first, and decoded, never unpickled
+    from labelrank._entries import EntryError, read_entry
+
+    with pytest.raises(EntryError, match="not a labelrank cache entry"):
+        read_entry(pickle.dumps(_Planted(str(marker))))
     assert not marker.exists()
 
 

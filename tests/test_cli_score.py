@@ -436,13 +436,47 @@ def test_a_tree_path_that_is_not_a_file_says_what_it_is(tmp_path, capsys):
         assert f"{tree}: tree file {str(tree)!r} {words}" in capsys.readouterr().err
 
 
-def test_a_tree_too_large_for_its_chains_is_one_line_and_exit_2(tmp_path, capsys):
+def test_a_dag_too_large_for_bdm_is_one_line_and_exit_2_and_scores_without_bdm(tmp_path, capsys):
+    """The 23-level ladder: BDM, which follows every pair of chains, is refused in one line naming the bound; with
+    --measures hF the binary measures and hF (ancestor sets, linear in the edges) are scored, BDM left out."""
     lines = ["r: null", "a0: r", "b0: r"]
     for i in range(1, 23):
         lines += [f"a{i}: [a{i-1}, b{i-1}]", f"b{i}: [a{i-1}, b{i-1}]"]
     (tmp_path / "ladder.yaml").write_text("\n".join(lines) + "\n")
     (tmp_path / "t.txt").write_text("d1 a22\n")
-    (tmp_path / "r.txt").write_text("d1 a21 1 0.9\n")
-    assert main(["score", "--tree", str(tmp_path / "ladder.yaml"), "--truth", str(tmp_path / "t.txt"), "--run",
-                 str(tmp_path / "r.txt")]) == 2
-    assert "ladder.yaml: the tree's 16,777,215 root-to-label chains need" in capsys.readouterr().err
+    (tmp_path / "r.txt").write_text("d1 b22 1 0.9\nd1 a22 2 0.3\n")  # assigned: b22 alone
+    args = ["score", "--tree", str(tmp_path / "ladder.yaml"), "--truth", str(tmp_path / "t.txt"), "--run",
+            str(tmp_path / "r.txt")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "ladder.yaml: the unfolding of the DAG's 16,777,215 root-to-label chains" in err
+    assert "more than the bound of 50,000,000" in err and len(err.splitlines()) == 1
+    for convention, want in (("hiclass", 44 / 45), ("hemkit", 46 / 47)):
+        assert main([*args, "--measures", "hF", "--convention", convention]) == 0
+        out, err = capsys.readouterr()
+        assert "BDM-High and BDM-Low left out" in err and "BDM" not in out.splitlines()[1]
+        table = parse_table(out)
+        assert table["A-Precision"] == [0.5] and table["F-measure"][-1] == pytest.approx(want, abs=5e-5)
+    assert main([*args, "--measures", "LCA-F", "--convention", "hemkit"]) == 2
+    assert "the 4,194,304 chains of 'a22' that HEMKit's LCA pairs enumerate" in capsys.readouterr().err
+
+
+def test_a_chain_100000_deep_scores_every_measure_in_little_memory(tmp_path):
+    """A chain 20,000 deep once failed to allocate 3 GiB (an ancestor table of depth x chains); 100,000 deep now
+    loads and scores BDM, hF and LCA-F in one process, its peak memory measured by the parent (wait4)."""
+    n = 100_000
+    (tmp_path / "chain.yaml").write_text("n0: null\n" + "".join(f"n{i}: n{i-1}\n" for i in range(1, n + 1)))
+    (tmp_path / "t.txt").write_text("d1 n99999\nd2 n50000\nd2 n7\n")
+    (tmp_path / "r.txt").write_text("d1 n99998 1 0.9\nd1 n100000 2 0.8\nd2 n50001 1 0.7\nd2 n3 2 0.1\n")
+    argv = [sys.executable, "-m", "labelrank.cli", "score", "--tree", str(tmp_path / "chain.yaml"), "--truth",
+            str(tmp_path / "t.txt"), "--run", str(tmp_path / "r.txt"), "--measures", "hF", "LCA-F"]
+    parent = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+              "sys.stdout.write(p.stdout); sys.stderr.write(p.stderr); "
+              "print('peak_kb', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(p.returncode)")
+    proc = subprocess.run([sys.executable, "-c", parent, *argv], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    out, peak = proc.stdout.rsplit("peak_kb", 1)
+    assert int(peak) < 500 * 1024, f"peak {int(peak) / 1024:.0f} MB"
+    table = parse_table(out)
+    assert table["R-Precision"][1] == pytest.approx(6 / 7, abs=5e-5)  # BDM-High: the near misses count
+    assert set(table) == {"A-Precision", "R-Precision", "F-measure"}

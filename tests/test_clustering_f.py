@@ -453,3 +453,14 @@ def test_run_one_on_a_small_20newsgroups_subsample():
     assert 0 < a["greedy_f"] <= a["matched_f"] <= 1 and a["docs_per_second"] > 0
     with pytest.raises(ValueError, match="method"):
         run_one(5, 0, "dbscan")
+
+
+def test_labels_that_do_not_sort_together_are_named():
+    """None among the labels gave numpy's unlabelled "'<' not supported between 'NoneType' and 'str'"."""
+    from labelrank.metrics import contingency_table
+
+    with pytest.raises(TypeError, match=r"clusters must hold labels of one sortable kind, got NoneType, str "
+                                        r"\(entry 1: None\)"):
+        contingency_table(["a", None, "b"], ["x", "y", "z"])
+    with pytest.raises(TypeError, match=r"classes must hold labels of one sortable kind"):
+        contingency_table([0, 1, 2], ["x", None, "y"])

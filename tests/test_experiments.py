@@ -790,7 +790,7 @@ def test_the_full_search_walks_a_baselines_warm_axis_and_chooses_as_cold_fits(ca
     both = warm.points.merge(cold.points, on=["C"], suffixes=("_warm", "_cold"))
     assert len(both) == len(p.grids["C"])
     assert np.allclose(both["MAP_warm"], both["MAP_cold"], atol=0.01)
-    assert len(list((cache / "experiments" / "cv_path").rglob("output.pkl"))) == p.n_folds
+    assert len(list((cache / "experiments" / "cv_path").rglob("output.lrc"))) == p.n_folds
 
 
 @pytest.mark.parametrize("method", ["MLC-ListNet", "MLC-LambdaRank", "MLC-LightGBM"])
@@ -978,7 +978,7 @@ def test_staged_and_full_walks_the_staged_search_over_the_full_grids_values(cach
     (Binary-SVM's C) the warm-started path's values, where the staged search on its own fits its points cold."""
     p = proto(grids={**proto().grids, "k": (10, 20, 30), "lr": (0.003, 0.01, 0.03)})
     staged, full = ex.staged_and_full(ex.SYNTHETIC, method, proto=p, progress=False)
-    points = len(list((cache / "experiments" / "cv_point").rglob("output.pkl")))
+    points = len(list((cache / "experiments" / "cv_point").rglob("output.lrc")))
     other = tmp_path_factory.mktemp("alone")
     monkeypatch.setenv("LABELRANK_CACHE", str(other))
     alone = {search: ex.tune(ex.SYNTHETIC, method, proto=p, search=search, progress=False)
@@ -993,7 +993,7 @@ def test_staged_and_full_walks_the_staged_search_over_the_full_grids_values(cach
     for metric in p.targets:
         np.testing.assert_array_equal(taken[metric], taken[f"{metric}_full"])
     # on its own the staged search fits each point it visits (cold along a warm axis)
-    fitted_alone = len(list((other / "experiments" / "cv_point").rglob("output.pkl")))
+    fitted_alone = len(list((other / "experiments" / "cv_point").rglob("output.lrc")))
     assert fitted_alone == len(alone["staged"].points) * p.n_folds
     if method == "MLC-ListNet":
         assert (staged.search, staged.chosen) == ("staged", alone["staged"].chosen)

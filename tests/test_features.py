@@ -499,3 +499,83 @@ def test_n_jobs_is_clipped_to_the_cpus_the_process_may_use(monkeypatch):
     monkeypatch.setattr(features, "require", lambda *args: type("pynndescent", (), {"NNDescent": Index}))
     MetaLevelFeatures(n_jobs=2, algorithm="approximate")._build_indexes(np.zeros((5, 2)))
     assert built and set(built) == {1}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# accuracy far from the origin and at zero distance: every L1 and L2 value summed from differences
+
+
+def extended_precision_blocks(mlf, X_train, Y_train, X_query, k, exclude_self):
+    """The L2, L1 and centroid-L2 features of the stored values, from explicit differences in long double."""
+    L = np.longdouble
+    Xt = (X_train.toarray() if sp.issparse(X_train) else np.asarray(X_train)).astype(L)
+    Xq = (X_query.toarray() if sp.issparse(X_query) else np.asarray(X_query)).astype(L)
+    diff = Xq[:, None, :] - Xt[None, :, :]
+    blocks = {"l2": np.sqrt((diff**2).sum(-1)), "l1": np.abs(diff).sum(-1)}
+    out = {}
+    for name, D in blocks.items():
+        values = np.empty((Xq.shape[0], Y_train.shape[1], k), L)
+        for i in range(Xq.shape[0]):
+            others = np.delete(np.arange(Xt.shape[0]), i) if exclude_self else np.arange(Xt.shape[0])
+            for c in range(Y_train.shape[1]):
+                s = np.sort(D[i, [j for j in others if Y_train[j, c]]])[:k]
+                values[i, c] = np.concatenate([s, np.full(k - s.size, s[-1])])
+        out[name] = values
+    out["centroid_l2"] = np.sqrt(((Xq[:, None, :] - mlf.centroids_.astype(L)[None, :, :]) ** 2).sum(-1))
+    return out
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
+@pytest.mark.parametrize(("offset", "rtol"), [(0.0, 1e-9), (1e6, 1e-7), (1e8, 1e-6)])
+def test_distances_stay_exact_far_from_the_origin(sparse, offset, rtol):
+    """40 points in 4 dimensions, 2 labels, k = 3, moved by ``offset``: the expanded form
+    ``|x|^2 + |c|^2 - 2 x.c`` was off by 3.46 at 1e8 (true values 0.54 to 2.94) for the centroid L2 feature and by
+    2.61 for the sparse k-NN L2 feature; every L1 and L2 value is now within ``rtol`` of explicit differences."""
+    rng = np.random.default_rng(0)
+    X = rng.random((40, 4)) + offset
+    Y = (rng.random((40, 2)) < 0.5).astype(int)
+    Y[0] = 1
+    Q = np.vstack([X[:5], rng.random((6, 4)) + offset])  # copies of training rows: zero distances
+    wrap = sp.csr_matrix if sparse else np.asarray
+    k = 3
+    mlf = MetaLevelFeatures(k=k).fit(wrap(X), Y)
+    for phi, queries, exclude in ((mlf.fit_transform(wrap(X), Y), X, True), (mlf.transform(wrap(Q)), Q, False)):
+        ref = extended_precision_blocks(mlf, X, Y, queries, k, exclude)
+        got = {"l2": phi[..., :k], "l1": phi[..., k : 2 * k], "centroid_l2": phi[..., 3 * k]}
+        for name in got:
+            np.testing.assert_allclose(got[name], ref[name].astype(float), rtol=rtol, atol=0, err_msg=name)
+    copies = mlf.transform(wrap(Q[:5]))
+    assert (copies[..., 0][Y[:5] == 1] == 0).all() and (copies[..., k][Y[:5] == 1] == 0).all()
+
+
+def test_sparse_and_dense_input_agree_to_1e_10_relative_zero_distances_included():
+    """Sparse near-duplicates gave sqrt(eps)-sized distances (4e-8) where dense input gives 0."""
+    rng = np.random.default_rng(3)
+    X = np.where(rng.random((50, 12)) < 0.4, rng.normal(size=(50, 12)), 0.0)
+    X[10] = X[11] = X[12]  # duplicates among the training rows
+    X[20] = X[21] * (1 + 1e-9)  # near-duplicates
+    Y = (rng.random((50, 3)) < 0.4).astype(int)
+    Y[0] = 1
+    Q = np.vstack([X[:8], X[10], X[21] + 1e-12, np.where(rng.random((5, 12)) < 0.4, 1.0, 0.0)])
+    k = 4
+    a = MetaLevelFeatures(k=k).fit(sp.csr_matrix(X), Y)
+    b = MetaLevelFeatures(k=k).fit(X, Y)
+    exact = np.r_[0 : 2 * k, 3 * k]
+    for got, want in ((a.fit_transform(sp.csr_matrix(X), Y), b.fit_transform(X, Y)),
+                      (a.transform(sp.csr_matrix(Q)), b.transform(Q))):
+        np.testing.assert_allclose(got[..., exact], want[..., exact], rtol=1e-10, atol=0)
+        cos = np.r_[2 * k : 3 * k, 3 * k + 1]
+        np.testing.assert_allclose(got[..., cos], want[..., cos], rtol=1e-10, atol=1e-15)
+    copies = a.transform(sp.csr_matrix(Q[:8]))
+    assert (copies[..., 0][Y[:8] == 1] == 0).all() and (copies[..., k][Y[:8] == 1] == 0).all()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_sparse_exact_recomputation_matches_the_expanded_form_where_both_are_accurate(seed):
+    """The recomputed pairs and the expanded form agree on ordinary data (well-separated sparse rows)."""
+    rng = np.random.default_rng(seed)
+    X, Y = random_problem(rng, int(rng.integers(5, 40)), int(rng.integers(2, 20)), 3, sparse=True)
+    Q, _ = random_problem(rng, 6, X.shape[1], 1, sparse=True)
+    k = int(rng.integers(1, 6))
+    mlf = MetaLevelFeatures(k=k).fit(X, Y)
+    np.testing.assert_allclose(mlf.transform(Q), reference(X, Y, Q, k, False), rtol=1e-10, atol=1e-12)

@@ -293,6 +293,21 @@ def test_structure_invariants(parents):
         if d > 0:
             assert ar.ancestor_at[d - 1, row] == ar.parent[row]
         assert (ar.ancestor_at[d + 1 :, row] == -1).all()
+    # binary lifting against the chains themselves: the common ancestor, the ancestor at a depth, the path sums
+    rows = np.arange(len(ar.node))
+    chain_of = []
+    for row in rows:
+        up = [int(row)]
+        while ar.parent[up[-1]] >= 0:
+            up.append(int(ar.parent[up[-1]]))
+        chain_of.append(up[::-1])
+    i, j = np.meshgrid(rows, rows)
+    want = [[max(set(chain_of[a]) & set(chain_of[b]), key=lambda r: ar.depth[r]) for a in rows] for b in rows]
+    assert ar.lowest_common(i, j).tolist() == want
+    for row in rows:
+        assert ar.ancestor(np.full(ar.depth[row] + 1, row), np.arange(ar.depth[row] + 1)).tolist() == chain_of[row]
+    values = np.arange(1.0, len(rows) + 1) ** 2
+    np.testing.assert_array_equal(ar.path_sums(values), [values[c].sum() for c in chain_of])
     order = t.preorder()
     assert sorted(order) == sorted(t.labels) and order[0] == t.root
 
@@ -409,16 +424,38 @@ def test_a_label_no_file_can_hold_is_refused():
         LabelTree.from_parents({"r": None, "a\ud800": "r"})
 
 
-def test_a_tree_whose_chains_would_not_fit_is_refused_with_the_bound():
-    """A 46-label DAG of 23 levels (each node below both of the level above: 2^23 chains) and a chain 20,000 deep
-    once allocated gigabytes; both are refused at once, the message naming the bound."""
+def ladder_parents(levels: int = 23) -> dict:
+    """A DAG of ``levels`` levels, each two nodes below both nodes of the level above: 2^levels chains to the bottom."""
     ladder = {"r": None, "a0": "r", "b0": "r"}
-    for i in range(1, 23):
+    for i in range(1, levels):
         ladder.update({f"a{i}": [f"a{i-1}", f"b{i-1}"], f"b{i}": [f"a{i-1}", f"b{i-1}"]})
-    chain = {"n0": None, **{f"n{i}": f"n{i-1}" for i in range(1, 20_001)}}
-    for parents in (ladder, chain):
-        tree = LabelTree.from_parents(parents)
-        for build in (lambda: tree.arrays, lambda: tree.chains(tree.labels[-1])):
-            with pytest.raises(ValueError, match="more than the bound of 50,000,000"):
-                build()
-    assert LabelTree.from_parents(ladder).chain_size[0] == 2 ** 24 - 1
+    return ladder
+
+
+def test_a_dag_whose_chains_would_not_fit_is_refused_with_the_bound():
+    """The 46-label, 23-level ladder (2^23 chains to each bottom node) once allocated gigabytes: its unfolding and
+    its chains are refused at once, the message naming the bound; what needs no chain is answered in linear space."""
+    tree = LabelTree.from_parents(ladder_parents())
+    for build in (lambda: tree.arrays, lambda: tree.chains("a22"), tree.leaf_chains):
+        with pytest.raises(ValueError, match="more than the bound of 50,000,000"):
+            build()
+    assert tree.chain_size[0] == 2 ** 24 - 1 and tree.n_chains("a22") == 2 ** 22
+    assert tree.max_depth == 23 and tree.depth("b22") == 23
+    assert tree.ancestors("a22") == frozenset(tree.labels) - {"a22", "b22"}
+    assert len(tree.chains("a5")) == 2 ** 5  # a small part of it is enumerated as asked
+
+
+def test_a_chain_100000_deep_is_held_in_linear_space():
+    """A chain 20,000 deep once needed 3 GiB (an ancestor table of depth x labels); now its arrays are the parents
+    and a lifting table of 17 levels, and BDM of any pair is what the definition gives."""
+    from labelrank.cost import BDMIndex, bdm
+
+    n = 100_000
+    tree = LabelTree.from_parents({"n0": None, **{f"n{i}": f"n{i-1}" for i in range(1, n + 1)}})
+    arrays = tree.arrays
+    assert arrays.up.shape == (17, n + 1) and tree.max_depth == n
+    assert len(tree.chains(f"n{n}")[0]) == n + 1 and len(tree.ancestors("n70000")) == 70_000
+    keys, responses = ["n99999", "n5", "n50000", "n100000"], ["n100000", "n5", "n3", "n1"]
+    np.testing.assert_allclose(BDMIndex(tree).pairs(keys, responses),
+                               [bdm(tree, k, r) for k, r in zip(keys, responses)], rtol=1e-12)
+    assert arrays.lowest_common([99_999, 7], [100_000, 3]).tolist() == [99_999, 3]

@@ -1,7 +1,7 @@
 """A disk cache of results keyed on what a result depends on, never on where the code that computes it lives.
 
-:class:`ResultCache` wraps a function ``func(*args)``. A call is stored under
-``root / name / <hash of the arguments> / output.pkl``, where ``name`` is a stable name for *what* is computed
+:class:`ResultCache` wraps a function ``func(*args)``. A call is stored in the folder
+``root / name / <hash of the arguments>``, where ``name`` is a stable name for *what* is computed
 ("cv_point", "meta_features", ...) chosen by the caller, and the hash covers the arguments that decide the result
 (the caller lists the others in ``ignore``: a protocol object, a thread count). The arguments carry the explicit
 versions of the code that computes the result (the experiments' :func:`~labelrank.protocol.code_version`, the
@@ -9,18 +9,23 @@ parsers' version of :mod:`labelrank.datasets`); the function's module,
 name and source text are *not* part of the key, so moving or refactoring the code keeps every entry (this is where
 :class:`joblib.Memory`, which keys on the function's module and checks its source, would start afresh).
 
+An entry is data, not code: ``output.lrc`` holds the result as a JSON description and raw arrays
+(:mod:`labelrank._entries`: numbers, strings, containers, numpy arrays, sparse matrices, pandas tables and the
+library's dataclasses), read without unpickling anything. A result of any other type is kept as ``output.pkl``
+(joblib's pickle), the one form that could run code when loaded.
+
+Every entry is authenticated: beside it lies ``output.hmac``, the HMAC-SHA256 of the entry's name, key and bytes
+under a key of the user's, kept outside any cache folder (:func:`cache_key`: ``$LABELRANK_CACHE_KEY_FILE``, by
+default ``~/.config/labelrank/cache-key``, readable by its owner alone). The HMAC is checked on the very bytes that
+are then decoded, before anything is decoded or unpickled; an entry that does not match (changed on disk, damaged,
+copied from another entry, written under another key, or without an HMAC at all) is computed again, with a warning
+that names it. So a wrong or planted file is never used and never runs code. Users who share a cache folder share
+its entries only if they share the key file, and then trust each other.
+
 A result is written to a temporary file of its own and then renamed into place (``os.replace``), so a reader
 sees a whole entry or none, whatever happens to the writer (an exception, SIGINT, SIGKILL), and two processes
 computing the same entry do not disturb each other. An entry that cannot be read (truncated by a full disk, say)
 is computed again and replaced.
-
-Every entry is authenticated: beside ``output.pkl`` lies ``output.hmac``, the HMAC-SHA256 of its bytes under a
-key of the user's, kept outside any cache folder (:func:`cache_key`: ``$LABELRANK_CACHE_KEY_FILE``, by default
-``~/.config/labelrank/cache-key``, readable by its owner alone). An entry is unpickled only when its HMAC matches;
-one that does not (changed on disk, damaged, written under another key, or without an HMAC at all) is
-computed again, with a warning that names it. So a wrong or planted file is never used and never
-runs code: a pickle can execute code when loaded, and only someone who holds the key can make one that is loaded.
-Users who share a cache folder share its entries only if they share the key file, and then trust each other.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import inspect
+import io
 import os
 import secrets
 import warnings
@@ -37,9 +43,15 @@ from typing import Any
 
 import joblib
 
+import numpy as np
+
+from labelrank._entries import encodable, read_entry, write_entry
 from labelrank._paths import replaced_atomically
 
 __all__ = ["ResultCache", "cache_key", "key_file"]
+
+#: The files an entry may be stored in, data first; ``output.hmac`` authenticates whichever is present.
+ENTRY_FILES = ("output.lrc", "output.pkl")
 
 _KEYS: dict[Path, bytes] = {}
 
@@ -90,12 +102,13 @@ def cache_key() -> bytes:
     return key
 
 
-def _digest(path: Path) -> str:
-    """The HMAC-SHA256 (hex) of the file's bytes under :func:`cache_key`."""
+def _digest(label: str, data: bytes | bytearray | np.ndarray) -> str:
+    """The HMAC-SHA256 (hex) of an entry's label (its name and key) and bytes under :func:`cache_key`."""
     mac = hmac.new(cache_key(), digestmod=hashlib.sha256)
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            mac.update(block)
+    mac.update(label.encode("utf-8") + b"\0")
+    view = memoryview(data).cast("B")
+    for start in range(0, len(view), 1 << 24):
+        mac.update(view[start : start + (1 << 24)])
     return mac.hexdigest()
 
 
@@ -149,41 +162,73 @@ class ResultCache:
         named = sorted((k, v) for k, v in kwargs.items() if k not in self._ignored_names)
         return joblib.hash([self.name, kept, named])
 
-    def path(self, *args: Any, **kwargs: Any) -> Path:
-        """Where the result of ``func(*args, **kwargs)`` is (or will be) stored."""
+    def folder(self, *args: Any, **kwargs: Any) -> Path:
+        """The folder of the entry of ``func(*args, **kwargs)``."""
         key = self.key(*args, **kwargs)
-        return self.root / self.name / key[:2] / key / "output.pkl"
+        return self.root / self.name / key[:2] / key
+
+    def path(self, *args: Any, **kwargs: Any) -> Path:
+        """The file that holds (or will hold) the result of ``func(*args, **kwargs)``: ``output.lrc`` unless a
+        pickle, ``output.pkl``, is there instead."""
+        folder = self.folder(*args, **kwargs)
+        pickled = folder / ENTRY_FILES[1]
+        return pickled if pickled.is_file() and not (folder / ENTRY_FILES[0]).is_file() else folder / ENTRY_FILES[0]
 
     def check_call_in_cache(self, *args: Any, **kwargs: Any) -> bool:
         """Whether ``func(*args, **kwargs)`` is stored (with its HMAC; the HMAC is checked when it is read)."""
-        path = self.path(*args, **kwargs)
-        return path.is_file() and path.with_name("output.hmac").is_file()
+        folder = self.folder(*args, **kwargs)
+        return (folder / "output.hmac").is_file() and any((folder / f).is_file() for f in ENTRY_FILES)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        path = self.path(*args, **kwargs)
-        if path.is_file():
-            if self._authentic(path):
-                try:
-                    return joblib.load(path, mmap_mode=self.mmap_mode)
-                except Exception:  # noqa: BLE001 - a damaged entry fails in many ways: computed again, replaced
-                    pass
-            else:
-                warnings.warn(f"the cache entry {path} does not match its HMAC (changed on disk, damaged, or written "
-                              "under another key): it is computed again, never read", RuntimeWarning, stacklevel=2)
+        folder = self.folder(*args, **kwargs)
+        label = f"{self.name}/{folder.name}"
+        for stored in ENTRY_FILES:
+            path = folder / stored
+            if not path.is_file():
+                continue
+            try:
+                data = self._read(path)
+                if not self._authentic(folder, label, data):
+                    warnings.warn(f"the cache entry {path} does not match its HMAC (changed on disk, damaged, copied "
+                                  "or written under another key): it is computed again, never read", RuntimeWarning,
+                                  stacklevel=2)
+                    break
+                if stored == "output.lrc":
+                    return read_entry(data)
+                return joblib.load(io.BytesIO(bytes(data)), mmap_mode=None)
+            except Exception:  # noqa: BLE001 - a damaged entry fails in many ways: computed again, replaced
+                break
         value = self.func(*args, **kwargs)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with replaced_atomically(path) as tmp:
-            joblib.dump(value, tmp)
-            tag = _digest(tmp)
-        with replaced_atomically(path.with_name("output.hmac")) as tmp:  # after the entry: a crash between the
+        folder.mkdir(parents=True, exist_ok=True)
+        stored = ENTRY_FILES[0] if encodable(value) else ENTRY_FILES[1]
+        with replaced_atomically(folder / stored) as tmp:
+            with open(tmp, "wb") as fh:
+                if stored == "output.lrc":
+                    write_entry(value, fh)
+                else:
+                    joblib.dump(value, fh)
+            tag = _digest(label, self._read(tmp))
+        with replaced_atomically(folder / "output.hmac") as tmp:  # after the entry: a crash between the
             tmp.write_text(tag + "\n", encoding="ascii")  # two leaves an entry that does not match, so not read
-        return joblib.load(path, mmap_mode=self.mmap_mode) if self.mmap_mode else value
+        for other in ENTRY_FILES:
+            if other != stored:
+                (folder / other).unlink(missing_ok=True)
+        if self.mmap_mode:
+            return read_entry(self._read(folder / stored)) if stored == "output.lrc" else value
+        return value
+
+    def _read(self, path: Path) -> bytearray | np.ndarray:
+        """The file's bytes: memory-mapped (read-only) for an entry of a cache with ``mmap_mode="r"``."""
+        if self.mmap_mode and path.name != ENTRY_FILES[1] and path.stat().st_size:
+            return np.memmap(path, dtype=np.uint8, mode="r")
+        with open(path, "rb") as fh:
+            return bytearray(fh.read())
 
     @staticmethod
-    def _authentic(path: Path) -> bool:
-        """Whether the entry's bytes match its HMAC under the user's key (read before anything is unpickled)."""
+    def _authentic(folder: Path, label: str, data: bytes | bytearray | np.ndarray) -> bool:
+        """Whether the entry's bytes (the very bytes then decoded) match its HMAC under the user's key."""
         try:
-            tag = path.with_name("output.hmac").read_text(encoding="ascii").strip()
-            return hmac.compare_digest(tag, _digest(path))
+            tag = (folder / "output.hmac").read_text(encoding="ascii").strip()
         except (OSError, UnicodeDecodeError):
             return False
+        return hmac.compare_digest(tag, _digest(label, data))

@@ -125,15 +125,19 @@ def _cmd_score(args: argparse.Namespace) -> int:
         args.top = _number_option(args.top, "--top")
     tree, truth, runs = _read_inputs(args)
     docs = list(truth)
+    seen = {lab for labs in truth.values() for lab in labs} | {lab for _, _, run in runs for lab in run.labels}
+    without_bdm = None  # why BDM is left out of a DAG's scores, when it is
     if tree is None:
-        seen = {lab for labs in truth.values() for lab in labs}
-        seen |= {lab for _, _, run in runs for lab in run.labels}
         scorer = CostScorer.from_tree(flat_tree(seen))
     else:
         try:
             scorer = CostScorer.from_tree(tree)
-        except ValueError as exc:  # a tree whose chains would not fit in memory
-            raise UsageError(f"{args.tree}: {exc}") from exc
+        except ValueError as exc:  # a DAG whose chains would not fit in memory: BDM needs every pair of chains
+            if not args.measures:
+                raise UsageError(f"{args.tree}: {exc}; --measures hF or LCA-F still score it, without BDM") from exc
+            without_bdm = str(exc)
+            print(f"labelrank: note: BDM-High and BDM-Low left out: {without_bdm}", file=sys.stderr)
+            scorer = CostScorer.from_tree(flat_tree(seen))
     results = []
     for i, (path, name, run) in enumerate(runs):
         if run.disagree:
@@ -147,8 +151,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
                                         max_distance=args.max_distance)
         except ValueError as exc:  # HiClass's reading refuses the tree's root among the labels, and DAGs for LCA-F
             raise UsageError(f"{name}: {exc}") from exc
-        if tree is None:
-            values = {key: v for key, v in values.items() if key[1] == "binary"}
+        if tree is None or without_bdm:
+            values = {key: v for key, v in values.items() if key[1] not in ("high", "low")}
         if args.format != "table":
             results.append((path, name, docs, values))
             continue
@@ -157,7 +161,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
             print()
         shown = name if name == str(path) else f"{name} (in {path})"
         print(f"run: {shown}  ({len(docs)} documents" + (f", {missing} not in the run: scored 0)" if missing else ")")
-              + ("; no --tree: binary measures only" if tree is None else ""))
+              + ("; no --tree: binary measures only" if tree is None else "")
+              + ("; BDM left out: the DAG's chains exceed the bound" if without_bdm else ""))
         print(_format_table(docs, values, args.per_doc))
     if args.format != "table":
         sys.stdout.write(format_scores(results, args.format))

@@ -469,11 +469,11 @@ def resolve_labels(tree: LabelTree, labels: Sequence[str] | None) -> list[str]:
 class BDMIndex:
     """BDM of any pairs of labels of one tree, computed on demand from per-node arrays (no matrix).
 
-    Built once per tree in O(n * depth) time and memory (the ancestor table of
+    Built once per tree in O(n log depth) time and memory (the binary-lifting table of
     :class:`~labelrank.hierarchy.TreeArrays`, each node's branching, its running branching sum from the root and
-    the mean chain length through it); :meth:`pairs` then computes :func:`bdm` for p pairs in O(p * depth) with
-    numpy. The depth of a pair's MSCA is the number of levels on which the two ancestor chains agree, and BR's
-    branching sums are differences of running sums, so scoring a run costs what the run holds, never the square of
+    the mean chain length through it); :meth:`pairs` then computes :func:`bdm` for p pairs in O(p log depth) with
+    numpy. A pair's MSCA is the lowest common row of the two chains (:meth:`TreeArrays.lowest_common
+    <labelrank.hierarchy.TreeArrays.lowest_common>`), and BR's branching sums are differences of running sums, so scoring a run costs what the run holds, never the square of
     the tree: :func:`bdm_matrix` and :class:`~labelrank.metrics.CostScorer` both use it.
 
     A DAG is unfolded into one row per root chain (:class:`~labelrank.hierarchy.TreeArrays`); a pair of labels then
@@ -492,18 +492,12 @@ class BDMIndex:
 
     def __init__(self, tree: LabelTree) -> None:
         self.tree = tree = _check_tree(tree)
-        ar = tree.arrays
-        self._anc = ar.ancestor_at
+        self._arrays = ar = tree.arrays
         self._depth = ar.depth
         branching = np.array([tree.n_children(lab) for lab in tree.labels], dtype=np.float64)
         through = np.array([tree.chain_length_through(lab) for lab in tree.labels])
         self._b = branching[ar.node]  # branching of each row's label
-        run = np.zeros(len(ar.node))  # branching summed along each row's root chain, the row itself included
-        for d in range(self._anc.shape[0]):
-            a = self._anc[d]
-            ok = a >= 0
-            run[ok] += self._b[a[ok]]
-        self._run = run
+        self._run = ar.path_sums(self._b)  # branching summed along each row's root chain, the row itself included
         with np.errstate(divide="ignore"):  # a one-label tree has chains of length 0 (its only pair gives 1)
             self._inv_len = 1.0 / through[ar.node]
         self._n0 = tree.mean_chain_length
@@ -552,16 +546,8 @@ class BDMIndex:
 
     def _rows_bdm(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """The BDM formula (:func:`bdm`) for pairs of rows ``i``, ``j`` of the unfolding."""
-        anc = self._anc
-        cp = np.zeros(len(i), dtype=np.int64)  # edges from the root down to the MSCA
-        shared = np.ones(len(i), dtype=bool)  # every pair shares the root
-        for d in range(1, anc.shape[0]):
-            a = anc[d, i]
-            shared &= (a == anc[d, j]) & (a >= 0)
-            if not shared.any():
-                break
-            cp += shared
-        msca = anc[cp, i]
+        msca = self._arrays.lowest_common(i, j)
+        cp = self._depth[msca]  # edges from the root down to the MSCA
         b_m, run_m = self._b[msca], self._run[msca]
         dpk = self._depth[i] - cp
         dpr = self._depth[j] - cp

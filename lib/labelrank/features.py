@@ -63,10 +63,9 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import NotFittedError
 
+from labelrank import distance_kernels as kernels
 from labelrank._optional import require
 from labelrank._validation import _describe, check_label_matrix, check_magnitude, check_positive_int
-
-njit = require("numba", "labelrank.features (the meta-level features' compiled kernels)").njit
 
 __all__ = ["BLOCKS", "MetaLevelFeatures", "NeighborDistances", "feature_names"]
 
@@ -158,223 +157,6 @@ class NeighborDistances:
             raise ValueError(f"name must be one of {BLOCKS + ('centroid',)}, got {name!r}")
         j = BLOCKS.index(name)
         return self.values[:, :, j * self.k_max : (j + 1) * self.k_max]
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Kernels (numba): single-threaded, they release the GIL and write into preallocated arrays.
-# --------------------------------------------------------------------------------------------------------------
-
-
-@njit(nogil=True, fastmath=True, cache=True)
-def _dense_l1_l2_dot(A, B, d1, d2, dp):  # pragma: no cover - compiled
-    """``d1[i, j] = ||A_i - B_j||_1``, ``d2[i, j] = ||A_i - B_j||_2^2`` and ``dp[i, j] = A_i . B_j`` for
-    C-contiguous float64 ``A``, ``B``.
-
-    Four query rows share every load of a training row (register tiling); the loop over features vectorises.
-    The squared L2 distance is summed from the differences themselves, so it is exact to rounding even for
-    near-duplicates (no ``|a|^2 + |b|^2 - 2 a.b`` cancellation).
-
-    Every row goes through the same four-row code, the last tile filled up with copies of the last row (their
-    results are not stored): ``fastmath`` lets the compiler reorder a sum differently in differently written
-    loops, and a row's bits must not depend on whether the chunking put it in a full tile (so the features are the
-    same for any ``chunk_size`` and ``n_jobs``).
-    """
-    n, d = A.shape
-    m = B.shape[0]
-    n_tiles = (n + 3) // 4
-    for tile in range(n_tiles):
-        i = tile * 4
-        a0 = A[i]
-        a1 = A[min(i + 1, n - 1)]
-        a2 = A[min(i + 2, n - 1)]
-        a3 = A[min(i + 3, n - 1)]
-        for j in range(m):
-            b = B[j]
-            s0 = 0.0
-            s1 = 0.0
-            s2 = 0.0
-            s3 = 0.0
-            q0 = 0.0
-            q1 = 0.0
-            q2 = 0.0
-            q3 = 0.0
-            p0 = 0.0
-            p1 = 0.0
-            p2 = 0.0
-            p3 = 0.0
-            for t in range(d):
-                bt = b[t]
-                e0 = a0[t] - bt
-                e1 = a1[t] - bt
-                e2 = a2[t] - bt
-                e3 = a3[t] - bt
-                s0 += abs(e0)
-                s1 += abs(e1)
-                s2 += abs(e2)
-                s3 += abs(e3)
-                q0 += e0 * e0
-                q1 += e1 * e1
-                q2 += e2 * e2
-                q3 += e3 * e3
-                p0 += a0[t] * bt
-                p1 += a1[t] * bt
-                p2 += a2[t] * bt
-                p3 += a3[t] * bt
-            d1[i, j] = s0
-            d2[i, j] = q0
-            dp[i, j] = p0
-            if i + 1 < n:
-                d1[i + 1, j] = s1
-                d2[i + 1, j] = q1
-                dp[i + 1, j] = p1
-            if i + 2 < n:
-                d1[i + 2, j] = s2
-                d2[i + 2, j] = q2
-                dp[i + 2, j] = p2
-            if i + 3 < n:
-                d1[i + 3, j] = s3
-                d2[i + 3, j] = q3
-                dp[i + 3, j] = p3
-
-
-@njit(nogil=True, fastmath=True, cache=True)
-def _dense_finish(s1, s2, sp_, qn, tn, o1, o2, oc):  # pragma: no cover - compiled
-    """From L1 distances ``s1``, squared L2 distances ``s2``, dot products ``sp_`` and L2 norms: ``o1 = s1``,
-    ``o2 = sqrt(s2)``, ``oc = 1 - a.b / (|a| |b|)`` clipped to [0, 2] (1 for a zero vector), stored in the
-    outputs' dtype (the outputs may be the inputs themselves)."""
-    n, m = s2.shape
-    for i in range(n):
-        a = qn[i]
-        for j in range(m):
-            b = tn[j]
-            if a > 0.0 and b > 0.0:
-                oc[i, j] = min(max(1.0 - sp_[i, j] / (a * b), 0.0), 2.0)
-            else:
-                oc[i, j] = 1.0
-            o2[i, j] = np.sqrt(max(s2[i, j], 0.0))
-            o1[i, j] = s1[i, j]
-
-
-@njit(nogil=True, cache=True)
-def _sparse_l1_l2_cos(
-    q_ptr, q_idx, q_val, t_ptr, t_idx, t_val, q_n1, q_n2, t_n1, t_n2, acc1, accd, o1, o2, oc
-):  # pragma: no cover - compiled
-    """Exact L1, L2 and cosine distances between CSR query rows and a CSC training matrix.
-
-    For each query row the training matrix's columns act as an inverted index: every shared non-zero adds
-    ``a_j b_j`` to the dot product (``accd``) and ``|a_j| + |b_j| - |a_j - b_j|`` to the L1 correction
-    (``acc1``), so that ``L1 = |a|_1 + |b|_1 - correction``, ``L2^2 = |a|^2 + |b|^2 - 2 a.b`` and
-    ``cos = 1 - a.b / (|a| |b|)``; work is proportional to the shared non-zeros, as in a sparse matrix product.
-    The float64 accumulators may double as the outputs ``o1`` / ``oc``.
-    """
-    n = q_ptr.shape[0] - 1
-    m = acc1.shape[1]
-    for i in range(n):
-        r1 = acc1[i]
-        rd = accd[i]
-        for j in range(m):
-            r1[j] = 0.0
-            rd[j] = 0.0
-        for p in range(q_ptr[i], q_ptr[i + 1]):
-            f = q_idx[p]
-            a = q_val[p]
-            aa = abs(a)
-            for s in range(t_ptr[f], t_ptr[f + 1]):
-                j = t_idx[s]
-                b = t_val[s]
-                rd[j] += a * b
-                r1[j] += aa + abs(b) - abs(a - b)
-        na = np.sqrt(q_n2[i])
-        for j in range(m):
-            dot = rd[j]
-            o1[i, j] = max(q_n1[i] + t_n1[j] - r1[j], 0.0)
-            o2[i, j] = np.sqrt(max(q_n2[i] + t_n2[j] - 2.0 * dot, 0.0))
-            nb = np.sqrt(t_n2[j])
-            if na > 0.0 and nb > 0.0:
-                oc[i, j] = min(max(1.0 - dot / (na * nb), 0.0), 2.0)
-            else:
-                oc[i, j] = 1.0
-
-
-@njit(nogil=True, cache=True)
-def _write_block(staging, D, row0, exclude_self, member, cat_ptr, k, out, off):  # pragma: no cover - compiled
-    """Copy each category's sorted nearest distances from the staging buffer into ``out``, padding to ``k``.
-
-    With ``n`` query rows, category ``c`` (members ``cat_ptr[c]`` to ``cat_ptr[c+1]``, ``n_c`` of them) occupies
-    ``staging[n * cat_ptr[c]: n * cat_ptr[c+1]]`` as a C-ordered ``(n, n_c)`` block of the distances from each
-    query row to the members, sorted in its first ``min(n_c, k)`` columns. With ``exclude_self`` query row ``r``
-    is training row ``row0 + r``, whose own distance was set to infinity (so sorted last) and is skipped. Fewer
-    than ``k`` members: their largest distance fills the remaining places (footnote 1); none: the largest
-    distance to any other training row.
-    """
-    n, n_train = D.shape
-    n_cat = cat_ptr.shape[0] - 1
-    for r in range(n):
-        me = row0 + r if exclude_self else -1
-        for c in range(n_cat):
-            n_c = cat_ptr[c + 1] - cat_ptr[c]
-            base = n * cat_ptr[c] + r * n_c
-            skip_self = me >= 0 and member[me, c] == 1
-            n_eff = n_c - 1 if skip_self else n_c
-            if n_eff == 0:
-                far = 0.0
-                for j in range(n_train):
-                    if j != me and D[r, j] > far:
-                        far = D[r, j]
-                for t in range(k):
-                    out[r, c, off + t] = far
-            else:
-                w = min(n_eff, k)
-                for t in range(w):
-                    out[r, c, off + t] = staging[base + t]
-                last = staging[base + w - 1]
-                for t in range(w, k):
-                    out[r, c, off + t] = last
-
-
-@njit(nogil=True, cache=True)
-def _exclude_diagonal(D, row0, value):  # pragma: no cover - compiled
-    """``D[r, row0 + r] = value``: a training instance's distance to itself, when the queries are the training rows."""
-    for r in range(D.shape[0]):
-        D[r, row0 + r] = value
-
-
-@njit(nogil=True, cache=True)
-def _select_candidates(cand_idx, cand_dist, exclude_self, lab_ptr, lab_idx, k, out, off):  # pragma: no cover
-    """Approximate search: per category, the first ``k`` of each query's candidate neighbours that belong to it.
-
-    ``cand_idx[r]`` / ``cand_dist[r]`` list training rows in ascending order of distance (a negative index marks
-    no candidate); training row ``l`` belongs to the categories ``lab_idx[lab_ptr[l]:lab_ptr[l+1]]``; with
-    ``exclude_self`` query row ``r`` is training row ``r`` and is skipped. A category with fewer than ``k``
-    candidates repeats its largest one (footnote 1); one with none gets the largest candidate distance of the
-    row, a lower bound of its true nearest distance.
-    """
-    n, n_cand = cand_idx.shape
-    n_cat = out.shape[1]
-    for r in range(n):
-        me = r if exclude_self else -1
-        cnt = np.zeros(n_cat, np.int64)
-        far = 0.0
-        for t in range(n_cand):
-            j = cand_idx[r, t]
-            if j < 0 or j == me:
-                continue
-            v = cand_dist[r, t]
-            far = v
-            for p in range(lab_ptr[j], lab_ptr[j + 1]):
-                c = lab_idx[p]
-                if cnt[c] < k:
-                    out[r, c, off + cnt[c]] = v
-                    cnt[c] += 1
-        for c in range(n_cat):
-            nc = cnt[c]
-            if nc == 0:
-                for t in range(k):
-                    out[r, c, off + t] = far
-            else:
-                last = out[r, c, off + nc - 1]
-                for t in range(nc, k):
-                    out[r, c, off + t] = last
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -780,7 +562,8 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
             "out": out,
         }
         if sparse:
-            shared.update(t_ptr=self._csc.indptr.astype(np.int64), t_idx=self._csc.indices.astype(np.int64))
+            shared.update(t_ptr=self._csc.indptr.astype(np.int64), t_idx=self._csc.indices.astype(np.int64),
+                          r_ptr=self._X.indptr.astype(np.int64), r_idx=self._X.indices.astype(np.int64))
         else:
             shared.update(A=self._Xpad if exclude_self else _padded(Xq), q_norm=np.sqrt(q_n2), t_norm=np.sqrt(self._n2))
         workspaces: queue.SimpleQueue = queue.SimpleQueue()
@@ -806,27 +589,28 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
 
         The distances of the chunk to each category's members are gathered into a contiguous block of the staging
         buffer, whose rows are sorted (for large categories: cut to the ``k`` smallest with ``numpy.partition``
-        first; numpy's sort and partition are SIMD-accelerated); :func:`_write_block` pads and stores them.
+        first; numpy's sort and partition are SIMD-accelerated); :func:`~labelrank.distance_kernels.write_block` pads and stores them.
         """
         nr = r1 - r0
         k, out, exclude_self = shared["k"], shared["out"], shared["exclude_self"]
         b1, b2, bc = ws.o1[:nr], ws.o2[:nr], ws.oc[:nr]
         if sp.issparse(Xq):
             block = Xq[r0:r1]
-            _sparse_l1_l2_cos(
+            kernels.sparse_l1_l2_cos(
                 block.indptr.astype(np.int64), block.indices.astype(np.int64), block.data,
-                shared["t_ptr"], shared["t_idx"], self._csc.data, q_n1[r0:r1], q_n2[r0:r1], self._n1, self._n2,
+                shared["t_ptr"], shared["t_idx"], self._csc.data, shared["r_ptr"], shared["r_idx"], self._X.data,
+                q_n1[r0:r1], q_n2[r0:r1], self._n1, self._n2,
                 ws.s1[:nr], ws.s3[:nr], b1, b2, bc,
             )
         else:
-            _dense_l1_l2_dot(shared["A"][r0:r1], self._Xpad, ws.s1[:nr], ws.s2[:nr], ws.s3[:nr])
-            _dense_finish(ws.s1[:nr], ws.s2[:nr], ws.s3[:nr], shared["q_norm"][r0:r1], shared["t_norm"], b1, b2, bc)
+            kernels.dense_l1_l2_dot(shared["A"][r0:r1], self._Xpad, ws.s1[:nr], ws.s2[:nr], ws.s3[:nr])
+            kernels.dense_finish(ws.s1[:nr], ws.s2[:nr], ws.s3[:nr], shared["q_norm"][r0:r1], shared["t_norm"], b1, b2, bc)
         staging = ws.staging
         # numpy's SIMD sort of a whole row beats partition-then-sort up to about 4-5 k elements
         full_sort = (5 if out.dtype == np.float32 else 4) * k
         for j, D in enumerate((b2, b1, bc)):
             if exclude_self:
-                _exclude_diagonal(D, r0, np.inf)
+                kernels.exclude_diagonal(D, r0, np.inf)
             for c, idx in enumerate(shared["members"]):
                 p0 = self._cat_ptr[c]
                 S = staging[nr * p0 : nr * (p0 + idx.size)].reshape(nr, idx.size)
@@ -836,10 +620,10 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
                 else:
                     S.partition(k - 1, axis=1)
                     S[:, :k].sort(axis=1)
-            _write_block(staging, D, r0, exclude_self, self._Y, self._cat_ptr, k, out[r0:r1], j * k)
+            kernels.write_block(staging, D, r0, exclude_self, self._Y, self._cat_ptr, k, out[r0:r1], j * k)
 
     def _approximate_blocks(self, Xq, exclude_self: bool, k: int, out: np.ndarray) -> None:
-        """Candidates from the NN-descent index of each metric, then :func:`_select_candidates`."""
+        """Candidates from the NN-descent index of each metric, then :func:`~labelrank.distance_kernels.select_candidates`."""
         n_train = self._X.shape[0]
         n_cand = self.n_candidates if self.n_candidates is not None else 3 * k + 50
         n_cand = min(n_train, n_cand + (1 if exclude_self else 0))
@@ -848,16 +632,21 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
             order = np.argsort(dist, axis=1, kind="stable")
             idx = np.take_along_axis(idx, order, axis=1).astype(np.int64)
             dist = np.take_along_axis(dist, order, axis=1).astype(np.float64)
-            _select_candidates(idx, dist, exclude_self, self._lab_ptr, self._lab_idx, k, out, j * k)
+            kernels.select_candidates(idx, dist, exclude_self, self._lab_ptr, self._lab_idx, k, out, j * k)
 
     def _centroid_block(self, Xq, q_n2: np.ndarray, out: np.ndarray) -> None:
-        """L2 and cosine distance of every query row to every centroid (expanded dot products, clipped)."""
+        """L2 distance of every query row to every centroid, summed from the differences
+        (:func:`~labelrank.distance_kernels.dense_centroid_sq`, :func:`~labelrank.distance_kernels.sparse_centroid_sq`),
+        and the cosine distance from the dot products, clipped to [0, 2]."""
+        sq = np.empty((Xq.shape[0], self.n_labels_))
         if sp.issparse(Xq):
             dots = np.asarray(Xq @ self.centroids_.T)
+            kernels.sparse_centroid_sq(Xq.indptr.astype(np.int64), Xq.indices.astype(np.int64), Xq.data,
+                                       self.centroids_, self._centroid_n2, sq)
         else:  # einsum's own loop: for these small products BLAS threads would cost more than they save
             dots = np.einsum("ij,cj->ic", Xq, self.centroids_)
-        sq = q_n2[:, None] + self._centroid_n2[None, :] - 2.0 * dots
-        out[:, :, 0] = np.sqrt(np.maximum(sq, 0.0))
+            kernels.dense_centroid_sq(Xq, self.centroids_, sq)
+        out[:, :, 0] = np.sqrt(sq)
         norms = np.sqrt(q_n2)[:, None] * np.sqrt(self._centroid_n2)[None, :]
         with np.errstate(divide="ignore", invalid="ignore"):
             cos = np.where(norms > 0, 1.0 - dots / np.where(norms > 0, norms, 1.0), 1.0)

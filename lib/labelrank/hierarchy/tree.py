@@ -22,6 +22,7 @@ may have several root-to-node chains; :meth:`LabelTree.depth` is the shortest.
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -34,18 +35,24 @@ from labelrank.hierarchy.io import _check_label, _mapping_line, _yaml_scalar, _y
 
 __all__ = ["LabelTree", "TreeArrays", "MAX_CHAIN_ENTRIES"]
 
-#: The most entries the chains of a tree (all its root-to-label chains, or its ancestor table) may need: beyond,
-#: the chain-based measures refuse the tree with a message instead of running out of memory.
+#: The most entries that the chains of a DAG (the root-to-label chains a measure enumerates, or the unfolding of
+#: :attr:`LabelTree.arrays`, one row per chain) may need: beyond, the chain-based measures refuse the DAG with a
+#: message instead of running out of memory. A tree needs no enumeration: its arrays are linear in its labels.
 MAX_CHAIN_ENTRIES = 50_000_000
 
 
 # ----------------------------------------------------------------------------------------------------------- YAML
 
 class TreeArrays:
-    """Integer-indexed arrays describing a tree, for vectorized computations (see :func:`labelrank.cost.bdm_matrix`).
+    """Integer-indexed arrays describing a tree, for vectorized computations (see :class:`labelrank.cost.BDMIndex`).
 
     For a DAG the arrays describe its *unfolding*: one row per root-to-node chain, ``node`` mapping each row back to
-    the label index. For a tree the unfolding is the tree itself (``node[i] == i``).
+    the label index. For a tree the unfolding is the tree itself (``node[i] == i``). Rows are listed parents first.
+
+    Ancestry is kept in space linear in the rows (times the logarithm of the depth): ``up[b, i]`` is the row
+    :math:`2^b` levels above row ``i`` (the root above itself), the table of binary lifting, from which
+    :meth:`ancestor` and :meth:`lowest_common` answer any number of queries in :math:`O(\log \text{depth})`
+    vectorized steps each; no table of all chains is built.
 
     Attributes
     ----------
@@ -55,8 +62,9 @@ class TreeArrays:
         Row of the parent in the unfolding (-1 for the root).
     depth : ndarray of int, shape (m,)
         Edge depth of the row's chain.
-    ancestor_at : ndarray of int, shape (max_depth + 1, m)
-        ``ancestor_at[d, i]`` is the row of ``i``'s ancestor at depth ``d`` (``i`` itself at its own depth), -1 below.
+    up : ndarray of int, shape (levels, m)
+        ``up[b, i]``: the row :math:`2^b` levels above ``i``, or the root where the chain is shorter;
+        ``levels = max(1, max_depth.bit_length())``.
 
     Examples
     --------
@@ -66,26 +74,79 @@ class TreeArrays:
     >>> arrays = t.arrays
     >>> arrays.parent.tolist(), arrays.depth.tolist()
     ([-1, 0, 0, 1, 1], [0, 1, 1, 2, 2])
-    >>> arrays.ancestor_at[1].tolist()  # the depth-1 ancestor of each row (-1 for the root)
-    [-1, 1, 2, 1, 1]
+    >>> arrays.ancestor([3, 4, 2], 1).tolist()  # the depth-1 ancestors of a1, a2 and b
+    [1, 1, 2]
+    >>> arrays.lowest_common([3, 3], [4, 2]).tolist()  # a1 and a2 meet at a, a1 and b at the root
+    [1, 0]
     """
 
     def __init__(self, node: np.ndarray, parent: np.ndarray, depth: np.ndarray) -> None:
-        self.node = node
-        self.parent = parent
-        self.depth = depth
-        m = len(node)
-        max_depth = int(depth.max()) if m else 0
+        self.node = np.asarray(node, dtype=np.int64)
+        self.parent = np.asarray(parent, dtype=np.int64)
+        self.depth = np.asarray(depth, dtype=np.int64)
+        m = len(self.node)
+        max_depth = int(self.depth.max()) if m else 0
+        levels = max(1, max_depth.bit_length())
+        up = np.empty((levels, m), dtype=np.int64)
+        up[0] = np.where(self.parent >= 0, self.parent, np.arange(m))
+        for b in range(1, levels):
+            up[b] = up[b - 1][up[b - 1]]
+        self.up = up
+
+    def ancestor(self, rows: Sequence[int] | np.ndarray, depth: int | np.ndarray) -> np.ndarray:
+        """The row at ``depth`` on each row's chain (``depth`` at most the row's own; broadcast against ``rows``)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        lift = self.depth[rows] - np.asarray(depth, dtype=np.int64)
+        if np.any(lift < 0):
+            raise ValueError("depth must not exceed the depth of the row")
+        for b in range(self.up.shape[0]):
+            move = ((lift >> b) & 1).astype(bool)
+            if move.any():
+                rows = np.where(move, self.up[b][rows], rows)
+        return rows
+
+    def lowest_common(self, i: Sequence[int] | np.ndarray, j: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The deepest row on both the chain of ``i`` and the chain of ``j``, pair by pair (binary lifting)."""
+        i = np.asarray(i, dtype=np.int64)
+        j = np.asarray(j, dtype=np.int64)
+        level = np.minimum(self.depth[i], self.depth[j])
+        a, b = self.ancestor(i, level), self.ancestor(j, level)
+        for k in range(self.up.shape[0] - 1, -1, -1):
+            ua, ub = self.up[k][a], self.up[k][b]
+            move = ua != ub
+            if move.any():
+                a, b = np.where(move, ua, a), np.where(move, ub, b)
+        return np.where(a == b, a, self.up[0][a])
+
+    def path_sums(self, values: np.ndarray) -> np.ndarray:
+        """``values`` summed along each row's chain from the root, the row itself included (pointer doubling:
+        ``levels`` vectorized steps)."""
+        total = np.asarray(values, dtype=np.float64).copy()
+        reach = self.depth + 1  # the rows on each chain; after step b, total sums the lowest 2^(b+1) of them
+        for b in range(self.up.shape[0]):
+            far = np.flatnonzero(reach > (1 << b))
+            if far.size == 0:
+                break
+            total[far] = total[far] + total[self.up[b][far]]  # the right side is read whole before the write
+        return total
+
+    @property
+    def ancestor_at(self) -> np.ndarray:
+        """``ancestor_at[d, i]``: the row of ``i``'s ancestor at depth ``d`` (``i`` itself at its own depth), -1
+        below: the full table, (max_depth + 1) x m entries, built on demand; refused beyond
+        :data:`MAX_CHAIN_ENTRIES`."""
+        m = len(self.node)
+        max_depth = int(self.depth.max()) if m else 0
+        size = (max_depth + 1) * m
+        if size > MAX_CHAIN_ENTRIES:
+            raise ValueError(f"the ancestor table would need {size:,} entries, more than the bound of "
+                             f"{MAX_CHAIN_ENTRIES:,}: use TreeArrays.ancestor, which needs none")
         anc = np.full((max_depth + 1, m), -1, dtype=np.int64)
-        cur = np.arange(m)
-        cur_depth = depth.copy()
-        anc[cur_depth, np.arange(m)] = cur
-        for _ in range(max_depth):
-            has_parent = parent[cur] >= 0
-            cur = np.where(has_parent, parent[cur], cur)
-            cur_depth = depth[cur]
-            anc[cur_depth[has_parent], np.arange(m)[has_parent]] = cur[has_parent]
-        self.ancestor_at = anc
+        rows = np.arange(m)
+        for d in range(max_depth + 1):
+            ok = self.depth >= d
+            anc[d, ok] = self.ancestor(rows[ok], d)
+        return anc
 
 
 class LabelTree:
@@ -149,6 +210,7 @@ class LabelTree:
         # reports a cycle: roots[0] below always exists.
         self._order = self._topological_order()
         self._root = roots[0]
+        self._dag_chain_memo: dict[str, tuple[tuple[str, ...], ...]] = {}  # a DAG's chains, per label asked for
 
     # ------------------------------------------------------------------------------------------- constructors
     @classmethod
@@ -299,10 +361,10 @@ class LabelTree:
     def _topological_order(self) -> tuple[str, ...]:
         """Labels with every parent before its children (Kahn); raises ValueError naming a cycle."""
         indeg = {lab: len(ps) for lab, ps in self._parents.items()}
-        queue = [lab for lab, d in indeg.items() if d == 0]
+        queue = deque(lab for lab, d in indeg.items() if d == 0)
         order: list[str] = []
         while queue:
-            lab = queue.pop(0)
+            lab = queue.popleft()
             order.append(lab)
             for c in self._children[lab]:
                 indeg[c] -= 1
@@ -437,42 +499,84 @@ class LabelTree:
             held[lab] = sum(held[p] + count[p] for p in ps) if ps else 1
         return sum(count.values()), sum(held.values())
 
-    def _check_chain_size(self) -> None:
-        """ValueError when the tree's chains, or its ancestor table (a row per chain, a column per level), would
-        hold more than :data:`MAX_CHAIN_ENTRIES` entries."""
-        n_chains, held = self.chain_size
+    @cached_property
+    def _longest(self) -> dict[str, int]:
+        """Per label, the edges on its longest root-to-label chain."""
         longest: dict[str, int] = {}
         for lab in self._order:
             longest[lab] = max((longest[p] + 1 for p in self._parents[lab]), default=0)
-        held = max(held, n_chains * (max(longest.values()) + 1))
-        if held > MAX_CHAIN_ENTRIES:
-            raise ValueError(
-                f"the tree's {n_chains:,} root-to-label chains need {held:,} entries, more than the bound of "
-                f"{MAX_CHAIN_ENTRIES:,} that the chain-based measures (BDM, LA, hF, the HiClass reading of LCA-F) "
-                "can hold in memory (a DAG's chains multiply with its depth; a chain of n labels holds about n^2/2)")
+        return longest
 
     @cached_property
-    def _chains(self) -> dict[str, tuple[tuple[str, ...], ...]]:
-        self._check_chain_size()
-        chains: dict[str, tuple[tuple[str, ...], ...]] = {}
+    def _chain_counts(self) -> dict[str, int]:
+        """Per label, the number of its root-to-label chains (1 in a tree)."""
+        count: dict[str, int] = {}
         for lab in self._order:
             ps = self._parents[lab]
-            if not ps:
-                chains[lab] = ((lab,),)
-            else:
-                chains[lab] = tuple(c + (lab,) for p in ps for c in chains[p])
-        return chains
+            count[lab] = sum(count[p] for p in ps) if ps else 1
+        return count
+
+    def n_chains(self, label: str) -> int:
+        """The number of root-to-``label`` chains (1 in a tree), counted without building them.
+
+        Examples
+        --------
+        >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "c": ["a", "b"], "d": "c"})
+        >>> t.n_chains("a"), t.n_chains("d")
+        (1, 2)
+        """
+        return self._chain_counts[self._check(label)]
+
+    def check_chain_bound(self, needed: int, what: str) -> None:
+        """ValueError naming ``what`` and :data:`MAX_CHAIN_ENTRIES` when ``needed`` entries exceed that bound.
+
+        Examples
+        --------
+        >>> t = LabelTree.from_parents({"r": None, "a": "r"})
+        >>> t.check_chain_bound(10, "ten entries")  # within the bound: nothing happens
+        """
+        self._refuse_beyond_bound(needed, what)
+
+    def _refuse_beyond_bound(self, needed: int, what: str) -> None:
+        if needed > MAX_CHAIN_ENTRIES:
+            raise ValueError(
+                f"{what} need {needed:,} entries, more than the bound of {MAX_CHAIN_ENTRIES:,} that the measures "
+                "which follow every chain of a DAG (BDM, LA, HEMKit's LCA-F) can hold in memory (a DAG's chains "
+                "multiply with its depth)")
 
     def chains(self, label: str) -> tuple[tuple[str, ...], ...]:
         """All root-to-``label`` chains (each a tuple of labels, root first); one chain in a tree.
 
-        In a DAG the number of chains can grow exponentially with depth.
+        In a tree the chain is read off the parents (``depth + 1`` labels). In a DAG the number of chains can grow
+        exponentially with depth: more than :data:`MAX_CHAIN_ENTRIES` labels in all are refused (ValueError).
         """
-        return self._chains[self._check(label)]
+        label = self._check(label)
+        if not self.is_dag:
+            chain = [label]
+            while self._parents[chain[-1]]:
+                chain.append(self._parents[chain[-1]][0])
+            return (tuple(reversed(chain)),)
+        if label not in self._dag_chain_memo:
+            self._refuse_beyond_bound(self._chain_counts[label] * (self._longest[label] + 1),
+                                      f"the {self._chain_counts[label]:,} root-to-{_describe(label)} chains")
+            memo = self._dag_chain_memo
+            pending = [label]
+            while pending:  # parents first, without recursion (a DAG may be deep)
+                lab = pending[-1]
+                missing = [p for p in self._parents[lab] if p not in memo]
+                if missing:
+                    pending.extend(missing)
+                    continue
+                pending.pop()
+                ps = self._parents[lab]
+                memo[lab] = tuple(c + (lab,) for p in ps for c in memo[p]) if ps else ((lab,),)
+        return self._dag_chain_memo[label]
 
     def leaf_chains(self) -> list[tuple[str, ...]]:
-        """All root-to-leaf chains, leaf by leaf in the order of :attr:`leaves`."""
-        return [c for leaf in self.leaves for c in self._chains[leaf]]
+        """All root-to-leaf chains, leaf by leaf in the order of :attr:`leaves` (bounded as :meth:`chains`)."""
+        self._refuse_beyond_bound(sum(self._chain_counts[x] * (self._longest[x] + 1) for x in self.leaves),
+                                  f"the tree's {sum(self._chain_counts[x] for x in self.leaves):,} root-to-leaf chains")
+        return [c for leaf in self.leaves for c in self.chains(leaf)]
 
     @cached_property
     def _depths(self) -> dict[str, int]:
@@ -489,7 +593,7 @@ class LabelTree:
     @cached_property
     def max_depth(self) -> int:
         """Edges on the longest root-to-leaf chain."""
-        return max(len(c) - 1 for leaf in self.leaves for c in self._chains[leaf])
+        return max(self._longest.values())
 
     @cached_property
     def _heights(self) -> dict[str, int]:
@@ -504,8 +608,15 @@ class LabelTree:
         return self._heights[self._check(label)]
 
     def ancestors(self, label: str) -> frozenset[str]:
-        """All proper ancestors of ``label`` (over every chain in a DAG)."""
-        return frozenset(x for c in self.chains(label) for x in c[:-1])
+        """All proper ancestors of ``label`` (over every chain in a DAG), found by walking up the parents."""
+        out: set[str] = set()
+        stack = list(self.parents(label))
+        while stack:
+            x = stack.pop()
+            if x not in out:
+                out.add(x)
+                stack.extend(self._parents[x])
+        return frozenset(out)
 
     def descendants(self, label: str) -> frozenset[str]:
         """All proper descendants of ``label``."""
@@ -577,8 +688,14 @@ class LabelTree:
 
     @cached_property
     def arrays(self) -> TreeArrays:
-        """Integer arrays over the (unfolded) tree for vectorized code; see :class:`TreeArrays`."""
-        self._check_chain_size()  # (the ancestor table has a row per chain and a column per level)
+        """Integer arrays over the (unfolded) tree for vectorized code; see :class:`TreeArrays`.
+
+        A tree gives one row per label; a DAG one row per root-to-label chain, and its unfolding is refused when
+        its rows and their lifting table would need more than :data:`MAX_CHAIN_ENTRIES` entries.
+        """
+        rows = sum(self._chain_counts.values())
+        self._refuse_beyond_bound(rows * (max(1, self.max_depth.bit_length()) + 4),
+                                  f"the unfolding of the DAG's {rows:,} root-to-label chains and its ancestry")
         node: list[int] = []
         parent: list[int] = []
         depth: list[int] = []

@@ -131,8 +131,16 @@ def contingency_table(clusters: Any, classes: Any) -> tuple[np.ndarray, np.ndarr
         )
     if clusters.size == 0:
         raise ValueError("clusters must hold at least one document, got an empty array")
-    cluster_ids, rows = np.unique(clusters, return_inverse=True)
-    class_ids, cols = np.unique(classes, return_inverse=True)
+    found = []
+    for name, values in (("clusters", clusters), ("classes", classes)):
+        try:
+            found.append(np.unique(values, return_inverse=True))
+        except TypeError as exc:  # labels that do not sort together: None, or numbers mixed with strings
+            kinds = sorted({type(v).__name__ for v in values.tolist()})
+            first = next(i for i, v in enumerate(values.tolist()) if v is None or type(v) is not type(values[0]))
+            raise TypeError(f"{name} must hold labels of one sortable kind, got {', '.join(kinds)} (entry {first}: "
+                            f"{values.tolist()[first]!r})") from exc
+    (cluster_ids, rows), (class_ids, cols) = found
     table = np.zeros((cluster_ids.size, class_ids.size), dtype=np.int64)
     np.add.at(table, (rows.ravel(), cols.ravel()), 1)
     return table, cluster_ids, class_ids

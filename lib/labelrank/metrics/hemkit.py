@@ -128,6 +128,16 @@ class HemkitGraph:
 
         A chain that would meet a node twice (a cycle, which a LabelTree never has) ends before it.
         """
+        if node not in self._chains and not self.tree.is_dag:  # a tree: one way up, read off in one pass
+            chain = [node]
+            while self.parents[chain[-1]] and len(chain) - 1 < self.max_distance:
+                chain.append(self.parents[chain[-1]][0])
+            self._chains[node] = [(*chain, DUMMY)]
+        if node not in self._chains and node > 0:
+            label = self.tree.labels[node - 1]
+            n = self.tree.n_chains(label)
+            self.tree.check_chain_bound(n * (min(self.max_distance, self.tree.max_depth) + 2),
+                                        f"the {n:,} chains of {label!r} that HEMKit's LCA pairs enumerate")
         if node not in self._chains:
             out: list[tuple[int, ...]] = []
             todo: list[tuple[bool, tuple[int, ...]]] = [(False, (node,))]  # (finished, chain), depth first
@@ -136,9 +146,6 @@ class HemkitGraph:
                 ps = self.parents[chain[-1]]
                 if finished or not ps or len(chain) - 1 == self.max_distance:
                     out.append(chain)
-                    continue
-                if len(ps) == 1 and not self.tree.is_dag:  # a tree: one way up, no cycle to look for
-                    todo.append((False, chain + (ps[0],)))
                     continue
                 # the parents in order; one already on the chain (a cycle, which a LabelTree never has) ends it
                 todo.extend((p in chain, chain if p in chain else chain + (p,)) for p in reversed(ps))

@@ -215,10 +215,15 @@ def hierarchical_prf(tree: LabelTree, truth: Sequence[Collection[str]], predicte
 
 def _set_counts(tree: LabelTree, truth: list[list[str]], predicted: list[list[str]]) -> np.ndarray:
     """Per document: (overlap, predicted size, true size) of the ancestor-augmented sets."""
-    chains = _Chains(tree)
+    seen: dict[str, frozenset[str]] = {}
+
+    def with_ancestors(label: str) -> frozenset[str]:  # the label and its ancestors below the root
+        if label not in seen:
+            seen[label] = (tree.ancestors(label) | {label}) - {tree.root}
+        return seen[label]
 
     def augmented(labels):
-        return {node for label in labels for chain in chains(label) for node in chain}
+        return set().union(*(with_ancestors(label) for label in labels))
 
     counts = []
     for true, pred in zip(truth, predicted):

@@ -128,7 +128,7 @@ class _recording:
 def _cache_size() -> int:
     """Number of cached results (a proxy for "was anything computed"): output files under the cache folder."""
     root = cache_dir() / "experiments"
-    return sum(1 for _ in root.rglob("output.pkl")) if root.is_dir() else 0
+    return sum(1 for _ in root.rglob("output.hmac")) if root.is_dir() else 0
 
 
 def _record_run(proto: Protocol, names: tuple[str, ...], what: str, started: float, wall: float, mem: _PeakMemory,
