@@ -579,3 +579,15 @@ def test_sparse_exact_recomputation_matches_the_expanded_form_where_both_are_acc
     k = int(rng.integers(1, 6))
     mlf = MetaLevelFeatures(k=k).fit(X, Y)
     np.testing.assert_allclose(mlf.transform(Q), reference(X, Y, Q, k, False), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_books_reference_equals_the_fast_path(seed):
+    """reference_features (the loop the meta-features chapter prints) against MetaLevelFeatures.transform."""
+    rng = np.random.default_rng(seed)
+    X, Y = random_problem(rng, int(rng.integers(3, 40)), int(rng.integers(1, 8)), int(rng.integers(1, 5)))
+    Q = rng.normal(size=(5, X.shape[1]))
+    Q[0] = 0.0  # a zero vector: cosine distance 1
+    k = int(rng.integers(1, 2 * X.shape[0]))
+    np.testing.assert_allclose(features.reference_features(X, Y, Q, k), MetaLevelFeatures(k=k).fit(X, Y).transform(Q),
+                               rtol=1e-10, atol=1e-12)

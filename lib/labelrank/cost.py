@@ -534,18 +534,26 @@ class BDMIndex:
         kf, rf = k.reshape(-1), r.reshape(-1)
         nk, nr = self._n_rows[kf], self._n_rows[rf]
         if np.all((nk == 1) & (nr == 1)):  # a tree: one row per label
-            value = self._rows_bdm(self._rows[self._start[kf]], self._rows[self._start[rf]])
+            value = self.rows_bdm(self._rows[self._start[kf]], self._rows[self._start[rf]])
         else:  # a DAG: every pair of chains, the best kept
             count = nk * nr
             group = np.repeat(np.arange(len(kf)), count)
             t = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
             i = self._rows[self._start[kf][group] + t // nr[group]]
             j = self._rows[self._start[rf][group] + t % nr[group]]
-            value = np.maximum.reduceat(self._rows_bdm(i, j), np.cumsum(count) - count) if len(kf) else np.zeros(0)
+            value = np.maximum.reduceat(self.rows_bdm(i, j), np.cumsum(count) - count) if len(kf) else np.zeros(0)
         return np.where(kf == rf, 1.0, value).reshape(k.shape)
 
-    def _rows_bdm(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """The BDM formula (:func:`bdm`) for pairs of rows ``i``, ``j`` of the unfolding."""
+    def rows_bdm(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """The BDM formula (:func:`bdm`, eq. 1) for pairs of rows ``i``, ``j`` of the unfolding
+        (:attr:`LabelTree.arrays <labelrank.hierarchy.LabelTree.arrays>`; in a tree a row is a label's index).
+
+        Examples
+        --------
+        >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a", "a2": "a"})
+        >>> BDMIndex(t).rows_bdm(np.array([3, 3]), np.array([4, 2])).round(4).tolist()  # a1-a2, a1-b
+        [0.375, 0.0]
+        """
         msca = self._arrays.lowest_common(i, j)
         cp = self._depth[msca]  # edges from the root down to the MSCA
         b_m, run_m = self._b[msca], self._run[msca]

@@ -67,13 +67,59 @@ from labelrank import distance_kernels as kernels
 from labelrank._optional import require
 from labelrank._validation import _describe, check_label_matrix, check_magnitude, check_positive_int
 
-__all__ = ["BLOCKS", "MetaLevelFeatures", "NeighborDistances", "feature_names"]
+__all__ = ["BLOCKS", "MetaLevelFeatures", "NeighborDistances", "feature_names", "reference_features"]
 
 #: The neighbour blocks of eq. (1), in order; each has ``k`` values, followed by the two centroid distances.
 BLOCKS: tuple[str, ...] = ("l2", "l1", "cosine")
 _CENTROID_NAMES = ("centroid_l2", "centroid_cosine")
 _PYNNDESCENT_METRIC = {"l2": "euclidean", "l1": "manhattan", "cosine": "cosine"}
 _CHUNK_BYTES = 4 * 2**20  # work arrays of one chunk of query rows (distances, staging): about an L2 cache
+
+
+def reference_features(X_train: Any, Y_train: Any, X: Any, k: int) -> np.ndarray:
+    r""":math:`\phi(x, c)` of eq. (1) for new instances ``X``, written straight from the paper with loops: the
+    reference that :class:`MetaLevelFeatures` (whose fast path gives the same values) is tested against.
+
+    Parameters
+    ----------
+    X_train : array-like of shape (n_train, n_features)
+        Training instances (dense).
+    Y_train : array-like of shape (n_train, n_labels)
+        0/1 category membership; every category needs a member.
+    X : array-like of shape (n, n_features)
+        New instances.
+    k : int
+        Neighbours per metric and category.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, n_labels, 3k + 2)
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 4.0]])
+    >>> Y = np.array([[1, 0], [1, 0], [0, 1], [0, 1]])
+    >>> reference_features(X, Y, [[1.0, 1.0]], k=2)[0, 0].round(3).tolist()
+    [1.0, 1.414, 1.0, 2.0, 0.293, 1.0, 1.118, 0.293]
+    """
+    X_train, X = np.asarray(X_train, dtype=float), np.asarray(X, dtype=float)
+    Y_train = np.asarray(Y_train).astype(bool)
+
+    def distances(a: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        norms = np.linalg.norm(a) * np.linalg.norm(B, axis=1)
+        cos = np.where(norms > 0, 1.0 - B @ a / np.where(norms > 0, norms, 1.0), 1.0)
+        return np.linalg.norm(B - a, axis=1), np.abs(B - a).sum(axis=1), np.clip(cos, 0.0, 2.0)
+
+    out = np.empty((X.shape[0], Y_train.shape[1], 3 * k + 2))
+    for i, x in enumerate(X):
+        for c in range(Y_train.shape[1]):
+            members = X_train[Y_train[:, c]]
+            for b, d in enumerate(distances(x, members)):  # L2, L1, cosine
+                nearest = np.sort(d)[:k]
+                out[i, c, b * k : (b + 1) * k] = np.pad(nearest, (0, k - nearest.size), mode="edge")  # footnote 1
+            l2, _, cos = distances(x, members.mean(axis=0, keepdims=True))  # the centroid
+            out[i, c, 3 * k :] = l2[0], cos[0]
+    return out
 
 
 def feature_names(k: int) -> list[str]:

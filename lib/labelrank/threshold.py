@@ -197,8 +197,11 @@ class LLSFThreshold(BaseEstimator):
         check_choice(self.inputs, "inputs", ("ranked", "labels"))
         return rescale_scores(scores) if self.rescale else check_score_matrix(scores, "scores")
 
-    def _design(self, s: np.ndarray) -> np.ndarray:
-        """The LLSF inputs v(s) with a column of ones: the ranked list (decreasing scores) or the label-order row."""
+    def design_matrix(self, s: np.ndarray) -> np.ndarray:
+        """The LLSF inputs v(s) with a column of ones: the ranked list (decreasing scores) or the label-order row.
+
+        ``s`` holds scores already rescaled as :meth:`fit` rescales them; one row per instance.
+        """
         v = -np.sort(-s, axis=1) if self.inputs == "ranked" else s
         return np.hstack([v, np.ones((s.shape[0], 1))])
 
@@ -207,7 +210,7 @@ class LLSFThreshold(BaseEstimator):
         Y, _ = check_labels_and_scores(Y, scores)
         s = self._transform(scores)
         targets = optimal_thresholds(s, Y)
-        beta, *_ = np.linalg.lstsq(self._design(s), targets, rcond=None)
+        beta, *_ = np.linalg.lstsq(self.design_matrix(s), targets, rcond=None)
         self.coef_ = beta[:-1]
         self.intercept_ = float(beta[-1])
         self.n_labels_ = s.shape[1]
@@ -223,10 +226,10 @@ class LLSFThreshold(BaseEstimator):
     def predict_threshold(self, scores: Any) -> np.ndarray:
         """The threshold :math:`g(s_i)` of each row, on the rescaled scale if ``rescale``; shape (n_instances,)."""
         s = self._check_scores(scores)
-        return self._design(s) @ np.r_[self.coef_, self.intercept_]
+        return self.design_matrix(s) @ np.r_[self.coef_, self.intercept_]
 
     def predict(self, scores: Any) -> np.ndarray:
         """0/1 decisions, shape (n_instances, n_labels): 1 where the (rescaled) score is >= the row's threshold."""
         s = self._check_scores(scores)
-        t = self._design(s) @ np.r_[self.coef_, self.intercept_]
+        t = self.design_matrix(s) @ np.r_[self.coef_, self.intercept_]
         return (s >= t[:, None]).astype(np.int64)

@@ -76,6 +76,9 @@ __all__ = [
     "MEASURES",
     "cost_precision",
     "cost_recall",
+    "mean_cost_credit",
+    "mean_set_credit",
+    "missed_credit",
     "set_precision",
     "set_recall",
     "set_f_measure",
@@ -168,12 +171,34 @@ def _prepare(
     return true_, listed_, W
 
 
-def _missed_credit(W: np.ndarray, wrong: np.ndarray, missed: np.ndarray, low_rule: str, axis: int) -> float:
+def missed_credit(W: np.ndarray, wrong: np.ndarray, missed: np.ndarray, low_rule: str, axis: int) -> float:
     """BDM-Low's partial credit: wrong listed labels (rows) against missed true labels (columns).
 
     ``"best"`` sums, along the rows (``axis=1``: per wrong listed label, for precision) or the columns (``axis=0``:
     per missed true label, for recall), the best similarity on the other side; ``"matching"`` sums a one-to-one
     maximum-weight matching, the same for both sides.
+
+    Parameters
+    ----------
+    W : numpy.ndarray of shape (n_listed, n_true)
+        ``W[i, j]``: the similarity of the i-th listed label to the j-th true label.
+    wrong, missed : numpy.ndarray of bool
+        The listed labels that are no true label, the true labels that were not listed.
+    low_rule : {"best", "matching"}
+    axis : {1, 0}
+        1 for precision (per listed label), 0 for recall (per true label).
+
+    Returns
+    -------
+    float
+        The summed credit (not yet divided by the list's length).
+
+    Examples
+    --------
+    >>> W = np.array([[1.0, 0.0], [0.0, 0.4], [0.0, 0.3]])  # listed a, x, y against true a, b
+    >>> wrong, missed = np.array([False, True, True]), np.array([False, True])
+    >>> missed_credit(W, wrong, missed, "best", axis=1), missed_credit(W, wrong, missed, "matching", axis=1)
+    (0.7, 0.4)
     """
     sub = W[np.ix_(wrong, missed)]
     if sub.size == 0:
@@ -186,15 +211,37 @@ def _missed_credit(W: np.ndarray, wrong: np.ndarray, missed: np.ndarray, low_rul
     return float(sub.max(axis=axis).sum())
 
 
-def _mean_set_credit(
+def mean_set_credit(
     true_: list[str], listed_: list[str], W: np.ndarray, variant: str, low_rule: str, axis: int
 ) -> float:
     """Mean credit g of eq. (2), (4) or (5) per listed label (``axis=1``: precision) or true label (``axis=0``: recall).
 
     ``W[i, j] = s(listed_[i], true_[j])``. An exact match earns 1 under every variant; any other label earns 0
     (``"binary"``), its best similarity to the other side (``"high"``: the maximum of its row or column of ``W``),
-    or, between a wrong listed label and a missed true label only, :func:`_missed_credit` (``"low"``). An empty
+    or, between a wrong listed label and a missed true label only, :func:`missed_credit` (``"low"``). An empty
     list scores 0.
+
+    Parameters
+    ----------
+    true_, listed_ : list of str
+        The document's true labels and the labels listed (a ranked list's head, or the assigned set).
+    W : numpy.ndarray of shape (len(listed_), len(true_))
+        Similarities of the listed labels to the true labels.
+    variant : {"binary", "high", "low"}
+    low_rule : {"best", "matching"}
+        BDM-Low's pairing of wrong and missed labels (:func:`missed_credit`).
+    axis : {1, 0}
+        1 for precision (per listed label), 0 for recall (per true label).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> W = np.array([[1.0, 0.0], [0.0, 0.4], [0.0, 0.3]])
+    >>> [round(mean_set_credit(["a", "b"], ["a", "x", "y"], W, v, "best", axis=1), 4) for v in VARIANTS]
+    [0.3333, 0.5667, 0.5667]
     """
     if not listed_:
         return 0.0
@@ -206,7 +253,7 @@ def _mean_set_credit(
         return float(exact.sum() / n)
     if variant == "high":
         return float(W.max(axis=axis).sum() / n)
-    extra = _missed_credit(W, ~hit, ~got, low_rule, axis=axis)  # wrong listed F (S1 - T) x missed true G (T* - S1)
+    extra = missed_credit(W, ~hit, ~got, low_rule, axis=axis)  # wrong listed F (S1 - T) x missed true G (T* - S1)
     return float((exact.sum() + extra) / n)
 
 
@@ -233,10 +280,26 @@ def _check_single_label(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarra
     return yt, yp
 
 
-def _mean_cost_credit(examples: list[tuple[Any, Any]], cost: Callable[[Any, Any], float]) -> float:
+def mean_cost_credit(examples: list[tuple[Any, Any]], cost: Callable[[Any, Any], float]) -> float:
     """Mean credit ``1 - cost(key, response)`` over ``examples``, (key, response) pairs; NaN when there is none.
 
     Every cost must lie in [0, 1]; an error names the first that does not.
+
+    Parameters
+    ----------
+    examples : list of (key, response)
+        The test examples of eq. (3): each example's true class and the class it was put into.
+    cost : callable
+        ``cost(key, response)`` in [0, 1], for example ``1 - bdm(tree, key, response)``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> mean_cost_credit([("a", "a"), ("b", "a")], lambda k, r: 0.0 if k == r else 0.75)
+    0.625
     """
     if not examples:
         return float("nan")
@@ -289,7 +352,7 @@ def cost_precision(y_true: Sequence[Any], y_pred: Sequence[Any], label: Any, cos
     yt, yp = _check_single_label(y_true, y_pred)
     c = _cost_function(cost)
     in_S = [(k, label) for k, p in zip(yt, yp) if p == label]  # the examples predicted as X, as (y_e, X)
-    return _mean_cost_credit(in_S, c)  # the mean of 1 - c(y_e, X); NaN for an empty S
+    return mean_cost_credit(in_S, c)  # the mean of 1 - c(y_e, X); NaN for an empty S
 
 
 def cost_recall(y_true: Sequence[Any], y_pred: Sequence[Any], label: Any, cost: Any) -> float:
@@ -321,7 +384,7 @@ def cost_recall(y_true: Sequence[Any], y_pred: Sequence[Any], label: Any, cost: 
     yt, yp = _check_single_label(y_true, y_pred)
     c = _cost_function(cost)
     in_S0 = [(label, p) for k, p in zip(yt, yp) if k == label]  # the examples of class X, as (X, predicted class)
-    return _mean_cost_credit(in_S0, c)  # the mean of 1 - c(X, predicted class); NaN for an empty S0
+    return mean_cost_credit(in_S0, c)  # the mean of 1 - c(X, predicted class); NaN for an empty S0
 
 
 # ------------------------------------------------------------------------------ eq. (4)-(5), one document
@@ -375,7 +438,7 @@ def set_precision(
     (0.5, 0.5)
     """
     true_, listed_, W = _prepare(true, listed, similarity, variant, low_rule, "listed")
-    return _mean_set_credit(true_, listed_, W, variant, low_rule, axis=1)  # credit each listed label F
+    return mean_set_credit(true_, listed_, W, variant, low_rule, axis=1)  # credit each listed label F
 
 
 def set_recall(
@@ -409,7 +472,7 @@ def set_recall(
     [0.0, 0.25, 0.25]
     """
     true_, listed_, W = _prepare(true, listed, similarity, variant, low_rule, "listed")
-    return _mean_set_credit(true_, listed_, W, variant, low_rule, axis=0)  # credit each true label G
+    return mean_set_credit(true_, listed_, W, variant, low_rule, axis=0)  # credit each true label G
 
 
 def set_f_measure(
