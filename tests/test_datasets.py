@@ -381,7 +381,7 @@ def test_label_matrices_are_wide_ints(tmp_path):
     np.testing.assert_array_equal(2 * Y - 1, [[1, -1], [-1, 1], [1, 1]])
     Y = text._label_matrix([("a",)] * 300, ["a", "b"])
     assert Y.dtype == np.int64 and (Y.T @ Y)[0, 0] == 300 and Y.sum() == 300
-    assert download._PARSE_VERSION >= 2  # the cached uint8 parses are not reused
+    assert download.PARSE_VERSION >= 2  # the cached uint8 parses are not reused
     (tmp_path / "vowel.train").write_text("row.names,y," + ",".join(f"x.{i}" for i in range(1, 11)) + "\n"
                                           "1,3," + ",".join(["0.5"] * 10) + "\n")
     _, Y, _ = vowel._parse_vowel(tmp_path, "train")

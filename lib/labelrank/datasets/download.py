@@ -194,14 +194,15 @@ def _file_hashes(name: str) -> tuple[Path, tuple[str, ...]]:
     return folder, tuple(_sha256(folder / f.path) for f in ds.files)
 
 
-# Bump when a parser's output changes, so that the cache of parsed data sets is not reused.
-_PARSE_VERSION = 2  # raised whenever the parsed arrays change (they hold Y as int64)
+#: The version of the parsed arrays, part of every parsed-data and experiment cache key: raised whenever they
+#: change (they hold Y as int64).
+PARSE_VERSION = 2
 
 
 def _cached(func, kind: str, name: str, *args):
     """Call ``func(folder, *args)``, cached under ``cache_dir()/"parsed"/kind`` (:class:`labelrank._cache.ResultCache`).
 
-    The cache key is the data set's file hashes, ``_PARSE_VERSION`` and ``args`` (passed on, with the keywords
+    The cache key is the data set's file hashes, ``PARSE_VERSION`` and ``args`` (passed on, with the keywords
     ``hashes`` and ``version`` that the parsers accept and ignore), not the folder nor where the parser's code
     lives, so the mirror and a download share one entry, a changed file is re-parsed and moving the code keeps the
     cache. ``kind`` names the parser ("mulan", "reuters", ...).
@@ -216,6 +217,6 @@ def _cached(func, kind: str, name: str, *args):
         warnings.warn(f"the cache folder {parsed} cannot be written ({reason}); {name} is parsed without caching. "
                       "Set LABELRANK_CACHE to a writable folder to keep parsed data sets", RuntimeWarning,
                       stacklevel=3)
-        return func(folder, *args, hashes=hashes, version=_PARSE_VERSION)
+        return func(folder, *args, hashes=hashes, version=PARSE_VERSION)
     cached = ResultCache(func, kind, root=parsed, ignore=("folder",))
-    return cached(folder, *args, hashes=hashes, version=_PARSE_VERSION)
+    return cached(folder, *args, hashes=hashes, version=PARSE_VERSION)

@@ -43,6 +43,18 @@ MAX_CHAIN_ENTRIES = 50_000_000
 
 # ----------------------------------------------------------------------------------------------------------- YAML
 
+def _reachable(start: Iterable[str], links: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
+    """Every label reached from ``start`` by following ``links`` (parents or children), ``start`` included."""
+    out: set[str] = set()
+    stack = list(start)
+    while stack:
+        x = stack.pop()
+        if x not in out:
+            out.add(x)
+            stack.extend(links[x])
+    return frozenset(out)
+
+
 class TreeArrays:
     """Integer-indexed arrays describing a tree, for vectorized computations (see :class:`labelrank.cost.BDMIndex`).
 
@@ -609,25 +621,11 @@ class LabelTree:
 
     def ancestors(self, label: str) -> frozenset[str]:
         """All proper ancestors of ``label`` (over every chain in a DAG), found by walking up the parents."""
-        out: set[str] = set()
-        stack = list(self.parents(label))
-        while stack:
-            x = stack.pop()
-            if x not in out:
-                out.add(x)
-                stack.extend(self._parents[x])
-        return frozenset(out)
+        return _reachable(self.parents(label), self._parents)
 
     def descendants(self, label: str) -> frozenset[str]:
         """All proper descendants of ``label``."""
-        out: set[str] = set()
-        stack = list(self.children(label))
-        while stack:
-            x = stack.pop()
-            if x not in out:
-                out.add(x)
-                stack.extend(self._children[x])
-        return frozenset(out)
+        return _reachable(self.children(label), self._children)
 
     def lowest_common_ancestors(self, a: str, b: str) -> frozenset[str]:
         """The common ancestors-or-self of ``a`` and ``b`` none of whose descendants is also one (one in a tree)."""

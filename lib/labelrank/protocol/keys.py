@@ -11,7 +11,7 @@ from typing import Any
 
 from labelrank._cache import ResultCache
 from labelrank._paths import cache_dir
-from labelrank.datasets.download import _PARSE_VERSION
+from labelrank.datasets.download import PARSE_VERSION
 from labelrank.protocol.settings import MethodSpec
 
 #: The version of everything the engine computes for every method: the data preparation (rescaling, subsamples,
@@ -55,7 +55,7 @@ def code_version(spec: MethodSpec | None = None) -> str:
     ...     "-ML-kNNv1-distance='weka'")
     True
     """
-    base = f"engine{ENGINE_VERSION}-data{_PARSE_VERSION}-lib{_library_versions()}"
+    base = f"engine{ENGINE_VERSION}-data{PARSE_VERSION}-lib{_library_versions()}"
     if spec is None:
         return base
     fixed = "".join(f"-{name}={value!r}" for name, value in spec.fixed)
