@@ -14,7 +14,7 @@ from labelrank import runfiles, textcolumns
 
 LABELS = ["A", "B", "AA", "AB", "B-1", "b", "\u00e9t\u00e9", "C#"]
 DOCS = ["d1", "d2", "d3", "#d4"]
-# odd numbers, good and bad; pandas' typed reader alone would take "1.0", "1e3" and "True" as integers
+# odd numbers, good and bad; a reader that took what its parser accepts would take "1.0", "1e3" and "True" as integers
 BAD_RANKS = ["0", "-1", "1_0", "x", "\u0661", "1.5", "+2", "1.0", "1e3", "True", "007"]  # (ranks beyond 2**63: below)
 BAD_SCORES = ["nan", "inf", "1e999", "0_5", ".5", "1.", "-0", "+.5e-3", "1e", "0x10", "\u0661", "True", "-inf",
               "Infinity", "NaN", "1e-400", "0.1000000000000000055511151231257827"]
@@ -91,11 +91,11 @@ def as_plain(runs) -> list:
     return [(name, run.ranking, run.scores, run.disagree) for name, run in runs.items()]
 
 
-@pytest.fixture(params=["split", "pandas"])
+@pytest.fixture(params=["split", "numpy"])
 def parser(request, monkeypatch):
-    """Both ways ``labelrank.runfiles`` parses a file: bytes.split (small files) and pandas' C reader (large ones)."""
-    if request.param == "pandas":
-        monkeypatch.setattr(textcolumns, "PANDAS_FROM_BYTES", 0)
+    """Both ways ``labelrank.runfiles`` parses a file: bytes.split (small files) and numpy's C reader (large ones)."""
+    if request.param == "numpy":
+        monkeypatch.setattr(textcolumns, "PARSE_FROM_BYTES", 0)
     return request.param
 
 
@@ -131,9 +131,9 @@ def test_run_files_read_alike(tmp_path, seed, parser):
 
 
 def test_the_random_files_reach_every_kind_of_outcome(tmp_path, monkeypatch):
-    """The generators make good files and every kind of error, and files that pandas' reader parses and files that
+    """The generators make good files and every kind of error, and files that numpy's reader parses and files that
     bytes.split does, so the comparisons above compare something."""
-    monkeypatch.setattr(textcolumns, "PANDAS_FROM_BYTES", 0)
+    monkeypatch.setattr(textcolumns, "PARSE_FROM_BYTES", 0)
     messages, parsed_by, typed = [], [], []
     for seed in range(400):
         rng = random.Random(1000 + seed)
@@ -142,13 +142,15 @@ def test_the_random_files_reach_every_kind_of_outcome(tmp_path, monkeypatch):
         messages.append(outcome(runfiles.read_runs, path, set(LABELS), set(DOCS[:3]), "rank")[1])
         try:
             table = textcolumns.Columns(path, "run", runfiles.RUN_FORMS, runfiles.RunFileError, runfiles.RUN_NUMBERS)
-            parsed_by.append(table._frame is not None)
-            if table._frame is not None:
-                typed.append(bool(table._typed))
+            parsed_by.append(table.parser == "numpy")
+            if table.parser == "numpy":
+                typed.append(bool(table.typed))
         except runfiles.RunFileError:
             pass
-    assert sum(parsed_by) > 100 and len(parsed_by) - sum(parsed_by) > 50
-    assert sum(typed) > 50 and len(typed) - sum(typed) > 10  # numbers read by pandas, and files it reads as text
+    # (numpy's reader takes ASCII files, and others whose fields stand one space apart; most generated files have
+    # other whitespace, non-ASCII labels or a vertical tab; tests/test_textcolumns.py compares the numbers of many)
+    assert sum(parsed_by) > 50 and len(parsed_by) - sum(parsed_by) > 50
+    assert sum(typed) > 40 and len(typed) - sum(typed) >= 5  # numbers read by numpy, and files it reads as text
     text = " ".join(m for m in messages if isinstance(m, str))
     for phrase in ("unknown label", "is not in the truth file", "is not a positive integer", "is not a finite number",
                    "duplicate line", "duplicate rank", "the file mixes forms", "byte-order mark", "empty"):

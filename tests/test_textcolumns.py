@@ -1,5 +1,6 @@
-"""``labelrank.textcolumns.Columns``: pandas' typed reading of the columns of numbers gives what the strict rules
-(:func:`labelrank.textcolumns.numbers`, applied to the fields as text) give, value for value and bad row for bad row."""
+"""``labelrank.textcolumns.Columns``: numpy's typed reading of the columns of numbers gives what the strict rules
+(:func:`labelrank.textcolumns.numbers`, applied to the fields as text) give, value for value and bad row for bad
+row."""
 
 from __future__ import annotations
 
@@ -16,19 +17,22 @@ NUMBERS = {3: {1: int, 2: float}}
 ODD = ["1", "+1", "-1", "007", "1.0", "1e3", "1.", "0x10", "1_0", "\u0661", "inf", "-inf", "nan", "NaN", "Infinity",
        "1e", "e5", ".", "1.5.3", ".5", "5.", "-.5", "+.5e-3", "1E5", "1e+5", "--1", "+-1", "1d5", "1f", "1e400",
        "1e-400", "0.1e1", "TRUE", "True", "true", "False", "9223372036854775807", "-9223372036854775808",
-       "9223372036854775808", "1,0", "N/A", "null"]
+       "9223372036854775808", "1,0", "N/A", "null", "1\u00a0", "\u00a01", "1\u0085", "1\u00e0", "\u00a0"]
 
 
 def read_both(tmp_path, monkeypatch, lines: list[str], j: int, kind: type):
-    """``numbers(j, kind)`` of the file by pandas (typed if it may) and by bytes.split, and whether pandas typed it."""
+    """``numbers(j, kind)`` of the file by numpy's reader (typed if it may) and by bytes.split, and whether numpy
+    read the column as numbers."""
     path = tmp_path / "f.txt"
     path.write_text("".join(line + "\n" for line in lines))
-    monkeypatch.setattr(textcolumns, "PANDAS_FROM_BYTES", 0)
-    by_pandas = Columns(path, "test", {3: "doc n x"}, ValueError, NUMBERS)
-    monkeypatch.setattr(textcolumns, "PANDAS_FROM_BYTES", 1 << 62)
+    monkeypatch.setattr(textcolumns, "PARSE_FROM_BYTES", 0)
+    by_numpy = Columns(path, "test", {3: "doc n x"}, ValueError, NUMBERS)
+    monkeypatch.setattr(textcolumns, "PARSE_FROM_BYTES", 1 << 62)
     by_split = Columns(path, "test", {3: "doc n x"}, ValueError, NUMBERS)
-    assert by_split._frame is None and by_pandas._frame is not None
-    return by_pandas.numbers(j, kind), by_split.numbers(j, kind), bool(by_pandas._typed)
+    data = path.read_bytes()
+    single = b"  " not in data and b"\t" not in data and b" \n" not in data and not data.startswith(b" ")
+    assert by_split.parser == "split" and by_numpy.parser == ("numpy" if single or data.isascii() else "split")
+    return by_numpy.numbers(j, kind), by_split.numbers(j, kind), j in by_numpy.typed
 
 
 def same(a, b) -> bool:

@@ -16,7 +16,7 @@ an error that names the first line breaking the form of the first. A path ending
 executed.
 
 A file is read whole and split into columns at once (:mod:`labelrank.textcolumns`: numpy finds the lines and counts
-their fields, pandas' C reader or ``bytes.split`` splits them), so that a run of millions of lines costs no Python
+their fields, numpy's C reader or ``bytes.split`` splits them), so that a run of millions of lines costs no Python
 loop per line; a :class:`Run` holds its labels as integer codes in ranked order and hands the scorer padded label
 matrices (:meth:`Run.label_matrix`) without building a Python list per document. ``tests/linereader.py`` keeps a line-by-line reader of the same rules, and a test checks
 on random files, good and bad, that both give the same runs, truths and messages.
@@ -48,7 +48,8 @@ from labelrank._validation import shorten
 from labelrank.textcolumns import DECIMAL, INTEGER, Columns, first_unknown, repeats
 
 __all__ = ["RunFileError", "Run", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth", "write_run",
-           "parse_int", "parse_decimal", "unknown_label", "ORDERS", "TRUTH_FORMS", "RUN_FORMS", "TRUTH_NUMBERS", "RUN_NUMBERS"]
+           "parse_int", "parse_decimal", "unknown_label", "ORDERS", "TRUTH_FORMS", "RUN_FORMS", "TRUTH_NUMBERS",
+           "RUN_NUMBERS"]
 
 ORDERS: tuple[str, ...] = ("rank", "score")
 #: columns of a truth line in each form

@@ -2,7 +2,7 @@
 
 :class:`Columns` reads a file whole: numpy finds its lines and counts their fields, so that every rule of form (a
 known number of columns, the same on every line, no byte-order mark inside) is checked before any field is read;
-the fields are then split by pandas' C reader (files of at least :data:`PANDAS_FROM_BYTES`) or by ``bytes.split``.
+the fields are then split by numpy's C reader (files of at least :data:`PARSE_FROM_BYTES`) or by ``bytes.split``.
 :func:`numbers` reads a column of numbers strictly (ASCII decimals only), :func:`code_column` codes a column of names,
 :func:`repeats` finds rows that repeat a key. Every problem is an exception of the class the caller names, with the
 file and the line.
@@ -26,7 +26,7 @@ import numpy as np
 from labelrank._validation import shorten
 
 __all__ = ["Columns", "read_bytes", "code_column", "first_unknown", "numbers", "repeats", "INTEGER", "DECIMAL",
-           "PANDAS_FROM_BYTES"]
+           "PARSE_FROM_BYTES", "NOT_PARSED"]
 
 # ASCII only: Python's int() and float() also accept "1_0" (= 10) and non-ASCII digits such as "\u0661" (= 1).
 INTEGER = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
@@ -35,24 +35,17 @@ SPACE_BYTES = np.zeros(256, dtype=bool)
 SPACE_BYTES[list(b" \t\n\x0b\x0c")] = True  # bytes.split()'s whitespace once "\r" has become "\n"
 #: ``bytes.translate`` table: 1 for the whitespace bytes, 0 for the others.
 SPACE_TABLE = bytes(SPACE_BYTES.astype(np.uint8))
-# The bytes a field of numbers may hold, for pandas' typed parse: bit 1 in an integer, bit 2 in a decimal (either
-# followed by whitespace). Within these alphabets pandas' C reader accepts exactly what INTEGER (within 64 bits) and
-# DECIMAL (finite) accept, and reads the values int() and float() read (tests/test_textcolumns.py); outside them
-# it also reads "1.0" and "True" as numbers, which those rules refuse.
-_NUMBER_BIT = {int: 1, float: 2}
-_classes = np.zeros(256, dtype=np.uint8)
-_classes[list(b"0123456789+-")] = 3
-_classes[list(b".eE")] = 2
-_classes[SPACE_BYTES] = 3
-NUMBER_TABLE = bytes(_classes)
-del _classes
 BOM = codecs.BOM_UTF8
 #: A line may be at most this long (bytes), and a file read from a pipe or a device at most this large.
 MAX_LINE_BYTES = 1 << 20
 MAX_STREAM_BYTES = 1 << 30
-#: Files from this size on are parsed by pandas' C reader; smaller ones by ``bytes.split``, which needs no pandas
-#: (a run of a few lines is then scored in a fraction of a second).
-PANDAS_FROM_BYTES = 1 << 20
+#: Bytes that keep a file from numpy's reader: NUL (``S`` arrays drop trailing NULs), the vertical tab and the
+#: form feed (which ``bytes.split`` splits at), and the separators ``\x1c``-``\x1f`` (which numpy's reader strips
+#: from a field, as ``str.split`` does, and ``bytes.split`` keeps).
+NOT_PARSED = (b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
+#: Files from this size on are parsed by numpy's C reader (:func:`numpy.loadtxt`); smaller ones by ``bytes.split``.
+#: Both give the same columns (``tests/test_runfiles_oracle.py`` reads every case both ways).
+PARSE_FROM_BYTES = 1 << 20
 
 
 
@@ -128,11 +121,11 @@ class Columns:
 
     numpy finds the lines and counts their fields first, so that every rule of form (a known number of columns,
     the same on every line, no byte-order mark inside) is checked before any field is read. A well-formed file
-    of at least :data:`PANDAS_FROM_BYTES` without comment lines is then parsed by pandas' C reader: the columns
-    that ``numeric`` names as numbers, when each of their fields holds only the bytes of a number
-    (:data:`NUMBER_TABLE`) and pandas reads them all, and the other fields as text, which :meth:`numbers` checks and
-    converts. Any other file is split by ``bytes.split``. All ways give the same columns
-    (``tests/test_runfiles_oracle.py``, ``tests/test_textcolumns.py``).
+    of at least :data:`PARSE_FROM_BYTES` without comment lines and without the bytes of :data:`NOT_PARSED` (ASCII,
+    unless one space stands between neighbouring fields) is then parsed by numpy's C reader: the columns that ``numeric`` names as numbers, when it reads them all, and
+    the other fields as bytes, which :meth:`numbers` checks and converts. Any other file is split by
+    ``bytes.split``. Both ways give the same columns (``tests/test_runfiles_oracle.py``,
+    ``tests/test_textcolumns.py``).
 
     Parameters
     ----------
@@ -144,10 +137,6 @@ class Columns:
         The numbers of columns a line may have, each with its description.
     error : type of Exception, default=ValueError
         The exception raised, its message naming the file and the line.
-    numeric : mapping of int to mapping of int to type, optional
-        For each number of columns, the columns of numbers and their kind (``int`` or ``float``), which pandas may
-        read as numbers (``{6: {3: int, 4: float}}``: a TREC run's rank and score).
-
     Examples
     --------
     >>> import os, tempfile
@@ -171,8 +160,10 @@ class Columns:
                                "save it as UTF-8")
         if data.startswith(BOM):  # Windows editors write one
             data = data[len(BOM):]
+        ascii_only = data.isascii()  # (then it is UTF-8 and holds no byte-order mark)
         try:
-            data.decode("utf-8")
+            if not ascii_only:
+                data.decode("utf-8")
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
             raise error(f"{path}:{line}: the {what} file is not UTF-8 ({exc.reason} at byte {exc.start})") \
@@ -186,7 +177,7 @@ class Columns:
         start = ~space
         start[1:] &= space[:-1]
         starts = np.flatnonzero(start)
-        del space, start
+        del start
         ends = np.flatnonzero(arr == 10)
         if not data.endswith(b"\n"):
             ends = np.append(ends, len(data))
@@ -207,7 +198,7 @@ class Columns:
             raise error(f"{path}: the {what} file is empty (no data lines)")
         width = int(counts[lines[0]])
         errors = []  # (line, check, message): the earliest line's, a byte-order mark before the columns
-        bom = self._bom_line(lines)
+        bom = None if ascii_only else self._bom_line(lines)
         if bom is not None:
             errors.append((bom, 0, f"{path}:{bom + 1}: a byte-order mark (U+FEFF) inside the {what} file, not at "
                                    "its start (files joined together?)"))
@@ -229,90 +220,86 @@ class Columns:
             lines = lines[: np.searchsorted(lines, min(errors)[0])]
             width = width if width in forms else next(iter(forms))  # no rows then: the error is on the first line
         self.width, self.lines = width, lines + 1
-        self._frame, self._typed = None, {}
-        if (len(data) >= PANDAS_FROM_BYTES and not errors and not comment.any() and b"\x0b" not in data
-                and b"\x0c" not in data):
+        self._columns = None
+        #: the columns read as numbers by numpy's C reader, whose acceptance and values are those of :func:`numbers`
+        self.typed: set[int] = set()
+        # one space between neighbouring fields, none elsewhere: no tab, and a space per gap between fields
+        single = b"\t" not in data and data.count(b" ") == len(starts) - len(lines)
+        if (len(data) >= PARSE_FROM_BYTES and not errors and not comment.any() and (single or ascii_only)
+                and not any(byte in data for byte in NOT_PARSED)):
+            first = starts.reshape(-1, width)
+            if single:  # a field ends one byte before the next one starts, a line's last at the line's end
+                lengths = np.empty_like(first)
+                lengths[:, :-1] = first[:, 1:] - first[:, :-1] - 1
+                lengths[:, -1] = ends[lines] - first[:, -1]
+            else:
+                field_ends = np.flatnonzero(~space[:-1] & space[1:]) + 1
+                if not space[-1]:
+                    field_ends = np.append(field_ends, len(data))
+                lengths = field_ends.reshape(-1, width) - first
+            widths = lengths.max(axis=0)
+            del first, lengths
             kinds = (numeric or {}).get(width, {})
-            # one space between neighbouring fields, none elsewhere: no tab, and a space per gap between fields
-            single = b"\t" not in data and data.count(b" ") == len(starts) - len(lines)
-            if kinds:
-                self._frame = self._parse(data, width, len(lines), kinds, single)
-                if self._frame is not None and self._numbers_as_written(starts, ends[lines], kinds):
-                    self._typed = dict(kinds)
-                else:
-                    self._frame = None
-            if self._frame is None:
-                self._frame = self._parse(data, width, len(lines), single=single)
-        del arr, starts
-        if self._frame is None:
+            self._columns = self._parse(data, widths, len(lines), single, kinds) if kinds else None
+            if self._columns is not None:
+                self.typed = set(kinds)
+            else:
+                self._columns = self._parse(data, widths, len(lines), single)
+        #: how the fields were split: ``"numpy"`` (:func:`numpy.loadtxt`) or ``"split"`` (``bytes.split``)
+        self.parser = "split" if self._columns is None else "numpy"
+        del arr, starts, space
+        if self._columns is None:
             tokens = data.split()
             if comment.any():
                 tokens = list(compress(tokens, np.repeat(data_line, counts).tolist()))
             self._tokens = tokens[: len(lines) * width]
 
     @staticmethod
-    def _parse(data: bytes, width: int, n_rows: int, kinds: Mapping[int, type] | None = None, single: bool = False):
-        """The fields by pandas' C reader (spaces and tabs between fields): as text, or the columns of ``kinds`` as
-        int64 or float64 numbers. None if it refuses them or reads the file otherwise than the line count says.
+    def _parse(data: bytes, widths: np.ndarray, n_rows: int, single: bool,
+               kinds: Mapping[int, type] | None = None) -> list[np.ndarray] | None:
+        """The fields by numpy's C reader (:func:`numpy.loadtxt`): the columns of ``kinds`` as int64 or float64,
+        the others as bytes (``S`` dtype) as wide as their widest field, so that no field is cut. None if it
+        refuses a number, reads one that is not finite, or reads the file otherwise than the line count says.
 
-        With ``single`` (the fields are separated by single spaces, none before or after them), the separator is
-        ``" "``, which pandas splits faster than the pattern of any whitespace.
+        With ``single`` (the fields are separated by single spaces, none before or after them), the delimiter is
+        ``" "``; otherwise any run of spaces and tabs, which must then be ASCII (numpy's whitespace also holds the
+        bytes ``\x85`` and ``\xa0`` of the Latin-1 reading). The bytes are read as Latin-1, which gives every byte
+        back as it is. No file holding a byte of :data:`NOT_PARSED` comes here: in the others numpy's fields are
+        ``bytes.split``'s, and its numbers are what :func:`numbers` reads (``tests/test_textcolumns.py``): a
+        UTF-8 character's last bytes may be ``\x85`` or ``\xa0``, which numpy strips from a number's ends, but its
+        first byte, a letter in Latin-1, stays, and the number is refused.
         """
-        import csv
         import io
-        import warnings
 
-        import pandas as pd
-
-        dtype = {j: object for j in range(width)}
-        options = {}
-        if kinds:
-            dtype.update({j: np.int64 if kind is int else np.float64 for j, kind in kinds.items()})
-            if any(kind is float for kind in kinds.values()) and _pandas_version() < (3, 1):
-                options["float_precision"] = "round_trip"  # correctly rounded, as float(); pandas >= 3.1 always is
+        dtype = [(f"f{j}", f"S{max(1, int(w))}") for j, w in enumerate(widths)]
+        for j, kind in (kinds or {}).items():
+            dtype[j] = (f"f{j}", np.int64 if kind is int else np.float64)
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # a refused cast warns before it raises
-                frame = pd.read_csv(io.BytesIO(data), sep=" " if single else r"\s+", header=None,
-                                    names=range(width), dtype=dtype, quoting=csv.QUOTE_NONE, na_filter=False,
-                                    engine="c", skip_blank_lines=True, **options)
-        except (ValueError, OverflowError, pd.errors.ParserError):
+            table = np.loadtxt(io.BytesIO(data), dtype=dtype, delimiter=" " if single else None, comments=None,
+                               quotechar=None, encoding="latin1", ndmin=1)
+        except (ValueError, OverflowError):
             return None
-        if len(frame) != n_rows:
+        if len(table) != n_rows:
             return None
-        if any(kind is float and not np.isfinite(frame[j].to_numpy()).all() for j, kind in (kinds or {}).items()):
+        columns = [table[f"f{j}"] for j in range(len(widths))]
+        if any(kind is float and not np.isfinite(columns[j]).all() for j, kind in (kinds or {}).items()):
             return None
-        return frame
-
-    def _numbers_as_written(self, starts: np.ndarray, line_ends: np.ndarray, kinds: Mapping[int, type]) -> bool:
-        """Whether each field of a column of ``kinds`` holds only the bytes :data:`NUMBER_TABLE` allows for its
-        kind: then pandas' numbers are what :func:`numbers` reads."""
-        classes = np.frombuffer(self.data.translate(NUMBER_TABLE), dtype=np.uint8)
-        for j, kind in kinds.items():
-            first = starts[j::self.width]
-            after = starts[j + 1::self.width] if j + 1 < self.width else line_ends
-            edges = np.empty(2 * len(first), dtype=np.int64)
-            edges[0::2], edges[1::2] = first, after
-            # AND over each field and the whitespace after it (the last one runs to the end of the data)
-            allowed = np.bitwise_and.reduceat(classes, edges[:-1] if edges[-1] >= len(classes) else edges)
-            if not (allowed[0::2] & _NUMBER_BIT[kind]).all():
-                return False
-        return True
+        return columns
 
     def text(self, j: int) -> tuple[list[str], np.ndarray]:
         """Column ``j``'s distinct values in the order they first appear, and each row's code."""
-        if self._frame is not None:
-            return code_column(self._frame[j].to_numpy())
+        if self._columns is not None:
+            return code_column(self._columns[j])
         return code_column(self._tokens[j:: self.width])
 
     def numbers(self, j: int, kind: type) -> tuple[np.ndarray, int | None, str]:
         """Column ``j`` read as ``kind`` (int or float) as :func:`numbers` reads it."""
         pattern = INTEGER if kind is int else DECIMAL
-        if self._typed.get(j) is kind:
-            return self._frame[j].to_numpy(), None, "form"
-        if self._frame is not None:
-            return numbers(self._frame[j].tolist(), kind, pattern)
-        return numbers(self._tokens[j:: self.width], kind, pattern)
+        if self._columns is None:
+            return numbers(self._tokens[j:: self.width], kind, pattern)
+        if j in self.typed:
+            return self._columns[j], None, "form"
+        return numbers(self._columns[j].tolist(), kind, pattern)
 
     def field(self, row: int, j: int) -> str:
         """Field ``j`` of row ``row``, as text (for a message)."""
@@ -352,10 +339,11 @@ def code_column(column: list[bytes] | np.ndarray) -> tuple[list[str], np.ndarray
 
     Parameters
     ----------
-    column : list of bytes, or numpy.ndarray of str (object dtype)
+    column : list of bytes, or numpy.ndarray of bytes (``S`` dtype)
 
     A column whose equal values stand together (a run's documents, one after another; a single tag) is coded
-    from where the value changes, without a lookup per row; any other column by a hash of its values.
+    from where the value changes, without a lookup per row; any other column by a sort of its values (of their
+    bytes as one integer when a field is at most 8 bytes long).
 
     Examples
     --------
@@ -370,10 +358,7 @@ def code_column(column: list[bytes] | np.ndarray) -> tuple[list[str], np.ndarray
     if distinct is not None and len(distinct) == len(starts):  # every value in one stretch
         codes = np.repeat(np.arange(len(starts), dtype=np.int64), np.diff(np.append(starts, n)))
     elif isinstance(column, np.ndarray):
-        import pandas as pd
-
-        codes, found = pd.factorize(values, use_na_sentinel=False)
-        distinct, codes = found.tolist(), codes.astype(np.int64, copy=False)
+        distinct, codes = _factorize(column)
     else:
         distinct = list(dict.fromkeys(column))
         code = {value: i for i, value in enumerate(distinct)}
@@ -381,6 +366,27 @@ def code_column(column: list[bytes] | np.ndarray) -> tuple[list[str], np.ndarray
     if distinct and isinstance(distinct[0], bytes):
         distinct = [value.decode("utf-8") for value in distinct]
     return distinct, codes
+
+
+def _factorize(column: np.ndarray) -> tuple[list[bytes], np.ndarray]:
+    """The distinct values of a bytes array (``S`` dtype) in the order they first appear, and each row's code, by
+    one sort (of the fields as integers when they are at most 8 bytes long: zero-padded, two fields are equal
+    exactly when their integers are, as a file read this way holds no NUL byte)."""
+    n = len(column)
+    keys = column.astype("S8").view(np.uint64) if column.dtype.itemsize <= 8 else column
+    order = np.argsort(keys)
+    ordered = keys[order]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    new[1:] = ordered[1:] != ordered[:-1]
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    first = np.full(int(new.sum()), n, dtype=np.int64)
+    np.minimum.at(first, inverse, np.arange(n))
+    by_first = np.argsort(first)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[by_first] = np.arange(len(first))
+    return column[first[by_first]].tolist(), rank[inverse]
 
 
 def first_unknown(names: list[str], codes: np.ndarray, known) -> int | None:
@@ -487,12 +493,3 @@ def repeats(keys: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     group_start = np.maximum.accumulate(np.where(same, 0, np.arange(n)))
     repeat = np.flatnonzero(same)
     return order[repeat], order[group_start[repeat]]
-
-
-
-
-def _pandas_version() -> tuple[int, int]:
-    import pandas as pd
-
-    major, minor = pd.__version__.split(".")[:2]
-    return int(major), int(re.match(r"[0-9]*", minor).group() or 0)
