@@ -216,7 +216,18 @@ def test_every_yang2012_table_is_covered():
     names = {n for n in paper.available() if n.startswith("yang2012_")}
     assert names == {"yang2012_table1", "yang2012_table2", "yang2012_table3", "yang2012_table3_rank_totals",
                      "yang2012_table4", "yang2012_table5", "yang2012_table5_rank_totals", "yang2012_table6",
-                     "yang2012_table6_rank_totals", "yang2012_table7", "yang2012_text"}
+                     "yang2012_table6_rank_totals", "yang2012_table7", "yang2012_text", "yang2012_claims"}
+
+
+def test_claims_name_methods_of_their_tables():
+    """The counts of sections 4.1 and 4.2: each names methods of its table and counts no more lines than it has."""
+    claims = paper.load("yang2012_claims", keep_default_na=False)
+    assert list(claims.columns) == ["table", "kind", "method", "other", "count", "of", "location", "quote"]
+    for row in claims.itertuples(index=False):
+        table = paper.load(f"yang2012_table{row.table}")
+        lines = table.groupby(["metric", "dataset"]).ngroups
+        assert row.method in set(table["method"]) and (row.other == "" or row.other in set(table["method"]))
+        assert 0 <= row.count <= row.of <= lines and row.kind in ("best", "beats") and row.quote
 
 
 @pytest.mark.parametrize("name", [n for n in paper.available() if n.endswith("_text")])

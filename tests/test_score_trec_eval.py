@@ -63,3 +63,23 @@ def test_the_rank_rule_departs_from_trec_eval_on_ties_and_says_so(tmp_path):
     by_score = read_run(tmp_path / "run.txt", set(TREE.labels), truth, order="score")
     assert score_run(SCORER, truth, by_rank).loc["A-Precision", "binary"] == 1.0
     assert score_run(SCORER, truth, by_score).loc["A-Precision", "binary"] == expected
+
+
+def test_recall_level_precision_is_trec_evals_eleven_point_average():
+    """The seed's R-Precision (the mean of the precisions at predefined recall levels), binary, equals the mean of
+    trec_eval's ``iprec_at_recall`` at its eleven levels, on random lists with and without every true label."""
+    from labelrank.metrics.cost_precision import recall_level_precision
+
+    rng = np.random.default_rng(11)
+    labels = [f"L{i}" for i in range(30)]
+    qrels, run, ours = {}, {}, {}
+    for q in range(300):
+        true = list(rng.choice(labels, int(rng.integers(1, 6)), replace=False))
+        ranking = list(rng.choice(labels, int(rng.integers(1, 25)), replace=False))
+        qrels[f"q{q}"] = {lab: 1 for lab in true}
+        run[f"q{q}"] = {lab: float(len(ranking) - i) for i, lab in enumerate(ranking)}
+        ours[f"q{q}"] = recall_level_precision(true, ranking)
+    levels = [f"iprec_at_recall_{r:.2f}" for r in np.linspace(0, 1, 11)]
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"iprec_at_recall"}).evaluate(run)
+    for q, value in ours.items():
+        assert value == pytest.approx(np.mean([theirs[q][m] for m in levels]), abs=1e-12), q

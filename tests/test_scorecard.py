@@ -138,6 +138,29 @@ def test_table1_of_li2007_cell_by_cell(fast_frame):
         assert row.paper == table1.loc[key, response]
         assert row.ours == pytest.approx(bdm(tree, key, response), abs=1e-12)
     assert (rows["tolerance"] == 0.005).all()
+    # the tree was fitted to this table: agreement is built in, so no row counts as a match
+    assert (rows["status"] == "reconstructed").all() and (rows["basis"] == "reconstructed").all()
+    assert (rows["agreement"] == "matches").all()
+
+
+def test_reconstructed_and_simulated_rows_never_match():
+    frame = sc.scorecard("quick", ["li2007_table1", "li2007_table2", "li2007_table3", "yang2012_table1"])
+    other = frame["basis"].isin(["reconstructed", "simulated"])
+    assert set(frame.loc[other, "status"]) <= {"reconstructed", "simulated"}
+    assert set(frame.loc[frame["table"].str.contains("simulated"), "status"]) == {"simulated"}
+    assert (frame.loc[~other, "status"] == frame.loc[~other, "agreement"].replace("", "paper only")).all()
+    counts = sc.by_basis(frame)
+    assert list(counts.index) == list(sc.BASES) and counts["rows"].sum() == len(frame)
+    assert (counts[list(sc.AGREEMENTS)].sum(axis=1) == counts["rows"] - (counts.index == "paper only") * counts["rows"]).all()
+    assert counts.loc["reconstructed", "rows"] == 21 and counts.loc["simulated", "rows"] > 0
+    with pytest.raises(ValueError, match="basis"):
+        sc.by_basis(frame.drop(columns=["basis"]))
+
+
+def test_compare_refuses_an_unknown_basis():
+    with pytest.raises(ValueError, match="basis"):
+        sc.compare([], source="S", table="T", tolerance=sc.DETERMINISTIC, reason="", chapter="c", paper_table="p",
+                    basis="fitted")
 
 
 def test_worked_example_mean_f_is_the_library_s(fast_frame):

@@ -16,8 +16,8 @@ _SUBMODULE = {
     **dict.fromkeys(["f_measure", "hamming_loss", "harmonic_f", "macro_f1", "micro_f1"], "decision"),
     **dict.fromkeys(["METRICS", "MetricInfo", "evaluate"], "suite"),
     **dict.fromkeys(["hierarchical_prf", "lca_prf"], "hierarchical"),
-    **dict.fromkeys(["CostScorer", "a_precision", "r_precision", "set_f_measure", "set_precision", "set_recall"],
-                    "cost_precision"),
+    **dict.fromkeys(["CostScorer", "a_precision", "r_precision", "recall_level_precision", "set_f_measure",
+                     "set_precision", "set_recall"], "cost_precision"),
 }
 _SUBMODULES = ("clustering", "ranking", "decision", "suite", "significance", "hierarchical", "cost_precision")
 
@@ -45,7 +45,8 @@ __all__ = [
     # all eight at once
     "evaluate", "METRICS", "MetricInfo",
     # cost-based precision (Li et al. 2007)
-    "CostScorer", "a_precision", "r_precision", "set_precision", "set_recall", "set_f_measure",
+    "CostScorer", "a_precision", "r_precision", "recall_level_precision", "set_precision", "set_recall",
+    "set_f_measure",
     # hierarchical precision, recall and F (set-based and pair-based)
     "hierarchical_prf", "lca_prf",
     # clustering F-measures (Semantic Search Art)

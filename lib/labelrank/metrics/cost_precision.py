@@ -84,6 +84,7 @@ __all__ = [
     "set_f_measure",
     "a_precision",
     "r_precision",
+    "recall_level_precision",
     "CostScorer",
     "lists_from_matrix",
     "ranking_from_scores",
@@ -594,6 +595,65 @@ def r_precision(
     return set_precision(true, prefix, similarity, variant, low_rule=low_rule) * len(prefix) / len(true_)
 
 
+def recall_level_precision(
+    true: Collection[str],
+    ranking: Sequence[str],
+    similarity: pd.DataFrame | None = None,
+    variant: Variant = "binary",
+    *,
+    levels: int = 11,
+    cutoff: int = 200,
+    low_rule: LowRule = "best",
+) -> float:
+    r"""The mean of the interpolated precisions at ``levels`` evenly spaced recall levels (the seed's R-Precision).
+
+    Li et al. define R-Precision as "the mean of the precisions at some predefined recall levels"; with the
+    eleven levels :math:`r = 0, 0.1, \dots, 1` this is TREC's 11-point interpolated average precision (trec_eval's
+    ``iprec_at_recall``, averaged):
+
+    .. math::
+
+        rac{1}{L} \sum_{r \in \{0, rac{1}{L-1}, \dots, 1\}} \max_{k \le 	ext{cutoff}:\ 	ext{recall}(k) \ge r}
+        P_v(F_1, \dots, F_k),
+
+    recall(k) being the fraction of the true labels among the first k and the maximum 0 when no cutoff reaches
+    r. A level r is reached, as trec_eval counts it, once :math:`\lfloor r\,|T^*| + 0.9 \rfloor` true labels
+    are in (the rule of its historical implementations; the levels are :math:`i / (L - 1)` in floating point, so
+    that the eleven are trec_eval's own). :func:`r_precision`, which NTCIR-6's script and the rest of the library
+    compute, is the precision of the top :math:`R = |T^*|` instead.
+
+    Parameters
+    ----------
+    true, ranking, similarity, variant, cutoff, low_rule
+        As in :func:`a_precision`.
+    levels : int
+        The number of recall levels, from 0 to 1 (at least 2).
+
+    Returns
+    -------
+    float in [0, 1]
+
+    Examples
+    --------
+    >>> round(recall_level_precision(["a", "c"], ["a", "b", "c"]), 4)  # 1 up to recall 0.5, then 2/3
+    0.8485
+    """
+    cutoff = check_positive_int(cutoff, "cutoff")
+    levels = check_positive_int(levels, "levels")
+    if levels < 2:
+        raise ValueError(f"levels must be at least 2 (recall 0 and 1), got {levels}")
+    true_set = set(_check_labels(true, "true", known=None, allow_empty=False))
+    ranking = list(_check_labels(ranking, "ranking", known=None, allow_empty=True))[:cutoff]
+    found, best_from = 0, np.zeros(len(true_set) + 1)  # best_from[m]: the best precision once m true labels are in
+    for k, label in enumerate(ranking, start=1):
+        found += label in true_set
+        best_from[found] = max(best_from[found], set_precision(true, ranking[:k], similarity, variant,
+                                                               low_rule=low_rule))
+    best_from = np.maximum.accumulate(best_from[::-1])[::-1]  # at least m true labels in
+    needed = (np.arange(levels) / (levels - 1) * len(true_set) + 0.9).astype(int)  # true labels that reach r
+    return float(best_from[needed].mean())
+
+
 # ------------------------------------------------------------------------------------------- many documents
 def lists_from_matrix(Y: Any) -> np.ndarray:
     """The column indices of the 1 entries of each row of a 0/1 matrix, left-aligned and padded with -1.
@@ -655,6 +715,8 @@ class CostScorer:
     matrix : numpy.ndarray
         The similarity values of every pair of labels (for a scorer built by :meth:`from_tree`, computed on first
         access: n_labels squared floats).
+    matrix_built : bool
+        Whether :attr:`matrix` is held.
 
     Examples
     --------
@@ -710,6 +772,12 @@ class CostScorer:
             idx = np.arange(n)
             self._matrix = self._pairs(np.repeat(idx, n), np.tile(idx, n)).reshape(n, n)
         return self._matrix
+
+    @property
+    def matrix_built(self) -> bool:
+        """Whether the similarity of every pair of labels is held (:attr:`matrix`); a scorer built by
+        :meth:`from_tree` computes only the pairs it scores until :attr:`matrix` is asked for."""
+        return self._matrix is not None
 
     def encode(self, lists: Any, name: str = "lists") -> np.ndarray:
         """Label lists as a padded integer array (-1 = padding); a 2-D integer array is checked and returned.

@@ -12,7 +12,21 @@ Columns of every table
 \text{paper}|`; NaN for a table that is not compared by it), ``tolerance`` and ``close_tolerance`` (the limits the status was judged by), ``status``,
 ``reason`` (what the row compares or, where it does not match, why), ``chapter`` (the book's docname that explains
 it), ``paper_table`` (the file in ``data/paper`` the paper's value is read from) and ``paper_over_ours`` (the ratio,
-filled for the timings of Yang & Gopal's Table 2 only).
+filled for the timings of Yang & Gopal's Table 2 only), ``basis`` (:data:`BASES`) and ``agreement`` (the verdict of
+the tolerance alone).
+
+What a number of ours is
+------------------------
+* **recomputed**: from the paper's own inputs (its data, its worked example, its printed counts);
+* **reconstructed**: on an input that was itself fitted to the paper's numbers (Li et al.'s Table 1, computed on a
+  tree of Figure 1 searched for because the figure is missing): agreement is then built in and shows consistency,
+  not reproduction;
+* **simulated**: on a simulation of data that are not public (Li et al.'s Tables 2 and 3, on simulated NTCIR-6
+  runs);
+* **paper only**: not computed.
+
+Only a recomputed row can match. A reconstructed or a simulated row has its basis as its status, and its verdict
+by the tolerance in ``agreement``, counted apart (:func:`by_basis`).
 
 The status rule
 ---------------
@@ -26,7 +40,8 @@ absolute or, if ``relative``, fractions of :math:`|\text{paper}|`:
 * **differs** otherwise, and always for a table whose numbers are measurements of a machine (``comparable=False``:
   the timings of Yang & Gopal's Table 2, which are compared by their ratio instead);
 * **paper only** where the book does not recompute the paper's number (the data set is not public, or the
-  paper quotes another source), with the reason.
+  paper quotes another source), with the reason;
+* **reconstructed** and **simulated** for rows of those bases, whatever their agreement.
 
 Comparisons allow a floating-point slack of :data:`SLACK` times :math:`\max(1, |\text{paper}|)`, so that 0.41 −
 0.36 counts as 0.05. The tolerances are module constants, chosen for what the quantities are, before looking at
@@ -95,15 +110,26 @@ __all__ = [
     "yang2012_table7",
     "scorecard",
     "summary",
+    "by_basis",
+    "BASES",
+    "AGREEMENTS",
     "tolerances",
     "in_book",
 ]
 
-#: The statuses, in the order of the summary's columns.
-STATUSES: tuple[str, ...] = ("matches", "close", "differs", "paper only")
+#: What a row's number of ours is: recomputed from the paper's own inputs, reconstructed (computed on an input that
+#: was fitted to the paper's numbers, so agreement is built in), simulated (computed on a simulation of data that
+#: are not public), or missing (the paper's number only).
+BASES: tuple[str, ...] = ("recomputed", "reconstructed", "simulated", "paper only")
+#: The statuses, in the order of the summary's columns: a recomputed row matches, is close or differs; a
+#: reconstructed or simulated row is never counted as a match, its status is its basis and its verdict by the
+#: tolerance is in the ``agreement`` column.
+STATUSES: tuple[str, ...] = ("matches", "close", "differs", "reconstructed", "simulated", "paper only")
+#: The verdicts by the tolerance alone (the ``agreement`` column; empty for a paper-only row).
+AGREEMENTS: tuple[str, ...] = ("matches", "close", "differs")
 #: The columns of every table of the scorecard.
 COLUMNS: tuple[str, ...] = ("source", "table", "item", "paper", "ours", "abs_delta", "tolerance", "close_tolerance",
-                            "status", "reason", "chapter", "paper_table", "paper_over_ours")
+                            "status", "reason", "chapter", "paper_table", "paper_over_ours", "basis", "agreement")
 #: Floating-point slack of the comparisons, relative to max(1, |paper|).
 SLACK: float = 1e-9
 
@@ -218,7 +244,7 @@ def status(paper_value: float, ours: float, tolerance: float, close_tolerance: f
 
 
 def compare(records: Sequence[dict[str, Any]], *, source: str, table: str, tolerance: Tolerance, reason: str,
-            chapter: str, paper_table: str) -> pd.DataFrame:
+            chapter: str, paper_table: str, basis: str = "recomputed") -> pd.DataFrame:
     """Judge rows of one table and return them with :data:`COLUMNS`.
 
     Parameters
@@ -231,23 +257,30 @@ def compare(records: Sequence[dict[str, Any]], *, source: str, table: str, toler
     tolerance : Tolerance
     reason, chapter, paper_table : str
         The table's reason, the docname of its chapter, and the ``data/paper`` file of its numbers.
+    basis : {"recomputed", "reconstructed", "simulated"}
+        What our numbers are (:data:`BASES`). A row of ours that is reconstructed or simulated takes its basis as
+        its status, whatever its agreement; a row without a number of ours is "paper only".
     """
     if not isinstance(tolerance, Tolerance):
         raise TypeError(f"tolerance must be a Tolerance, got {_describe(tolerance)}")
+    basis = check_choice(basis, "basis", BASES[:3])
     rows = []
     for rec in records:
         p = float(rec["paper"])
         o = float(rec["ours"]) if rec.get("ours") is not None else math.nan
         tol, close = tolerance.limits(p, half_unit(rec["printed"]))
-        st = status(p, o, tol, close)
+        agreement = status(p, o, tol, close)
         why = rec.get("reason", reason)
-        if st != "matches" and rec.get("why"):
+        if agreement != "matches" and rec.get("why"):
             why = rec["why"]
+        row_basis = "paper only" if agreement == "paper only" else basis
+        st = agreement if row_basis in ("recomputed", "paper only") else row_basis
         rows.append({
             "source": source, "table": table, "item": rec["item"], "paper": p, "ours": o,
             "abs_delta": abs(o - p) if math.isfinite(tol) else math.nan, "tolerance": tol, "close_tolerance": close, "status": st, "reason": why,
             "chapter": rec.get("chapter", chapter), "paper_table": paper_table,
-            "paper_over_ours": float(rec.get("paper_over_ours", math.nan)),
+            "paper_over_ours": float(rec.get("paper_over_ours", math.nan)), "basis": row_basis,
+            "agreement": "" if agreement == "paper only" else agreement,
         })
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
@@ -271,8 +304,9 @@ def li2007_table1() -> pd.DataFrame:
     records = [{"item": f"{r.key}–{r.response}", "paper": r.paper, "ours": r.ours,
                 "printed": printed.loc[r.key, r.response]} for r in comparison.itertuples()]
     return compare(records, source=LI, table="Table 1", tolerance=DETERMINISTIC,
-                   reason="BDM on the reconstructed Figure 1 (the paper's figure is missing)", chapter="la_bdm",
-                   paper_table="li2007_table1")
+                   reason="BDM on the reconstructed Figure 1 (the paper's figure is missing; the tree was fitted to "
+                          "this table, so agreement is built in)", chapter="la_bdm",
+                   paper_table="li2007_table1", basis="reconstructed")
 
 
 @lru_cache(maxsize=2)
@@ -303,7 +337,7 @@ def li2007_table2(profile: str | None = None) -> pd.DataFrame:
             records.append({"item": f"{name} / {measure}", "paper": values.loc[variant, measure],
                             "printed": printed.loc[variant, measure], "ours": ours.loc[name, measure]})
     return compare(records, source=LI, table="Table 2 (simulated)", tolerance=SIMULATED, reason=_SIM_REASON,
-                   chapter="fterm_case_studies", paper_table="li2007_table2")
+                   chapter="fterm_case_studies", paper_table="li2007_table2", basis="simulated")
 
 
 _ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -329,7 +363,7 @@ def li2007_table3(profile: str | None = None) -> pd.DataFrame:
                             "printed": printed.loc[score, run], "ours": top.loc[ours_run, variant[score]],
                             "reason": why})
     return compare(records, source=LI, table="Table 3 (simulated)", tolerance=SIMULATED, reason=_SIM_REASON,
-                   chapter="fterm_case_studies", paper_table="li2007_table3")
+                   chapter="fterm_case_studies", paper_table="li2007_table3", basis="simulated")
 
 
 # ------------------------------------------------------------------------------------------ Semantic Search Art
@@ -699,6 +733,28 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
     out["median |Δ|"] = judged.groupby([frame["source"], frame["table"]], sort=False).median()
     out.columns.name = None
     return out.reset_index()
+
+
+def by_basis(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of each basis (:data:`BASES`) and, for the rows with a number of ours, how many agree with the
+    paper within the tolerance (``matches``), within the looser one (``close``) or not (``differs``).
+
+    Raises
+    ------
+    ValueError
+        If ``frame`` lacks the ``basis`` or ``agreement`` column.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a DataFrame of scorecard(), got {_describe(frame)}")
+    missing = [c for c in ("basis", "agreement") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"frame lacks the scorecard column(s) {missing}")
+    counts = pd.crosstab(frame["basis"], frame["agreement"]).reindex(index=list(BASES), columns=list(AGREEMENTS),
+                                                                     fill_value=0)
+    out = pd.DataFrame({"rows": frame["basis"].value_counts().reindex(list(BASES), fill_value=0)}).join(counts)
+    out = out.fillna(0).astype(int)
+    out.index.name, out.columns.name = "basis", None
+    return out
 
 
 def _limit_text(value: float, relative: bool) -> str:
