@@ -26,7 +26,7 @@ def random_problem(seed, n_rows=30, d=4, n_pairs=60):
 def liblinear_weights(Z, C):
     """Solve min 1/2||w||^2 + C sum_p hinge(w . z_p) with LIBLINEAR: labels +1, half the rows flipped to -1."""
     sign = np.where(np.arange(Z.shape[0]) % 2 == 0, 1.0, -1.0)
-    svc = LinearSVC(loss="hinge", dual=True, fit_intercept=False, C=C, tol=1e-10, max_iter=200_000)
+    svc = LinearSVC(loss="hinge", dual=True, fit_intercept=False, C=C, tol=1e-10, max_iter=200_000, random_state=0)
     return svc.fit(Z * sign[:, None], sign).coef_[0]
 
 

@@ -1,4 +1,5 @@
-"""Tests of labelrank.studies.li2007.tree_rankers: the flat and the top-down label rankers of the F-term case studies."""
+"""Tests of labelrank.studies.li2007.tree_rankers: the flat and the top-down label rankers of the chapter "Real
+systems on real trees"."""
 
 from __future__ import annotations
 

@@ -613,7 +613,7 @@ def recall_level_precision(
 
     .. math::
 
-        rac{1}{L} \sum_{r \in \{0, rac{1}{L-1}, \dots, 1\}} \max_{k \le 	ext{cutoff}:\ 	ext{recall}(k) \ge r}
+        \frac{1}{L} \sum_{r \in \{0, \frac{1}{L-1}, \dots, 1\}} \max_{k \le \text{cutoff}:\ \text{recall}(k) \ge r}
         P_v(F_1, \dots, F_k),
 
     recall(k) being the fraction of the true labels among the first k and the maximum 0 when no cutoff reaches

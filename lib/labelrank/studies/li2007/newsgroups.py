@@ -1,6 +1,6 @@
 r"""Li et al.'s study on a real label tree and real systems: 20 Newsgroups and the Usenet hierarchy.
 
-The NTCIR-6 runs that Li, Bontcheva & Cunningham re-score were never published, so the chapter "F-term case studies"
+The NTCIR-6 runs that Li, Bontcheva & Cunningham re-score were never published, so the chapter "NTCIR-6, simulated"
 simulates them. This module tests the paper's claim (cost-based measures keep most runs' positions but move some,
 the top ones included) on real data instead:
 

@@ -1,6 +1,6 @@
 r"""Two simple label rankers for a label tree: a flat one and a hierarchy-aware (top-down) one.
 
-They serve the real-data part of the F-term case studies (the Enron e-mails, whose 53 labels hang below four
+They serve the chapter "Real systems on real trees" (the Enron e-mails, whose 53 labels hang below four
 categories), where the question is the seed's: does a system that uses the label hierarchy gain more from a
 cost-based measure than a flat one?
 
