@@ -93,3 +93,30 @@ def test_random_runs_agree_with_the_trec_form_files(tmp_path):
     as_dict = {d: dict(zip(run.ranking[d], run.scores[d])) for d in run.ranking}
     pd.testing.assert_frame_equal(labelrank.evaluate(tmp_path / "t", tmp_path / "r", order="score"),
                                   labelrank.evaluate(truth, as_dict))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_truth_read_from_a_file_scores_as_the_same_dict(tmp_path, seed):
+    """read_truth's Truth hands the scorer its label matrix from its columns; a plain dict of the same lists goes
+    through the lists: the same numbers, with qrels lines judged not relevant and labels outside the run."""
+    from labelrank.evaluation import document_scores
+    from labelrank.metrics.cost_precision import CostScorer
+    from labelrank.runfiles import Truth
+
+    case(tmp_path, seed)
+    rng = np.random.default_rng(seed)
+    lines = (tmp_path / "truth.txt").read_text().split("\n")
+    qrels, seen = [], set()
+    for doc, label in (line.split() for line in lines if line):  # each document's first label relevant, as the run
+        qrels.append(f"{doc} 0 {label} {int(rng.integers(1 if doc not in seen else 0, 3))}")  # needs its document
+        seen.add(doc)
+    (tmp_path / "qrels.txt").write_text("\n".join(qrels) + "\n")
+    truth = read_truth(tmp_path / "qrels.txt", TREE.labels)
+    assert isinstance(truth, Truth) and truth.relevant_labels() == {lab for labs in truth.values() for lab in labs}
+    run = next(iter(read_runs(tmp_path / "run.txt", TREE.labels, truth, order="score").values()))
+    scorer = CostScorer.from_tree(TREE)
+    _, fast = document_scores(scorer, truth, run)
+    _, slow = document_scores(scorer, dict(truth), run)
+    assert fast.keys() == slow.keys()
+    for key in fast:
+        np.testing.assert_array_equal(fast[key], slow[key])

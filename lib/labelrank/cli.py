@@ -125,7 +125,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         args.top = _number_option(args.top, "--top")
     tree, truth, runs = _read_inputs(args)
     docs = list(truth)
-    seen = {lab for labs in truth.values() for lab in labs} | {lab for _, _, run in runs for lab in run.labels}
+    seen = truth.relevant_labels() | {lab for _, _, run in runs for lab in run.labels}
     without_bdm = None  # why BDM is left out of a DAG's scores, when it is
     if tree is None:
         scorer = CostScorer.from_tree(flat_tree(seen))

@@ -169,13 +169,17 @@ def document_scores(scorer, truth: Mapping[str, Sequence[str]], run: Run, *, cut
     >>> docs, values[("A-Precision", "binary")]
     (['d1', 'd2'], array([1., 0.]))
     """
+    from labelrank.runfiles import Truth
+
     docs = list(truth)
     index = {lab: i for i, lab in enumerate(scorer.labels)}
-    ranking = run.label_matrix(docs, index, width=cutoff)
-    assigned = run.label_matrix(docs, index, top=top) if top is not None else \
-        run.label_matrix(docs, index, threshold=threshold)
-    true = [truth[d] for d in docs]
-    values = scorer.score_arrays(true, ranking, assigned, cutoff=cutoff)
+    rows_in = run.rows_in(docs)
+    ranking = run.label_matrix(docs, index, width=cutoff, rows_in=rows_in)
+    assigned = run.label_matrix(docs, index, top=top, rows_in=rows_in) if top is not None else \
+        run.label_matrix(docs, index, threshold=threshold, rows_in=rows_in)
+    true = [truth[d] for d in docs] if measures or not isinstance(truth, Truth) else None
+    values = scorer.score_arrays(truth.label_matrix(index) if true is None else true, ranking, assigned,
+                                 cutoff=cutoff)
     if measures:
         from labelrank.metrics.hierarchical import per_document_f
 

@@ -47,7 +47,7 @@ import numpy as np
 from labelrank._validation import shorten
 from labelrank.textcolumns import DECIMAL, INTEGER, Columns, first_unknown, repeats
 
-__all__ = ["RunFileError", "Run", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth", "write_run",
+__all__ = ["RunFileError", "Run", "Truth", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth", "write_run",
            "parse_int", "parse_decimal", "unknown_label", "ORDERS", "TRUTH_FORMS", "RUN_FORMS", "TRUTH_NUMBERS",
            "RUN_NUMBERS"]
 
@@ -141,6 +141,64 @@ def parse_decimal(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+class Truth(dict):
+    """The relevant labels of each document, ``{doc: [labels]}`` (a dict), together with the same as columns.
+
+    :func:`read_truth` returns one: ``labels`` (the label names the codes refer to), ``offsets`` (document ``i``'s
+    labels are ``codes[offsets[i]:offsets[i + 1]]``, documents in the dict's order) and ``codes``, so that a scorer
+    gets its label matrix (:meth:`label_matrix`) without a Python step per document.
+
+    Parameters
+    ----------
+    items : mapping of str to list of str
+        ``{doc: [labels]}``.
+    labels : sequence of str
+        The distinct label names.
+    offsets, codes : numpy.ndarray of int
+        The columns; ``labels[codes[offsets[i] + j]]`` is label ``j`` of document ``i``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = Truth({"d1": ["a", "b"], "d2": ["b"]}, ["a", "b"], np.array([0, 2, 3]), np.array([0, 1, 1]))
+    >>> t["d2"], t.label_matrix({"a": 5, "b": 7}).tolist()
+    (['b'], [[5, 7], [7, -1]])
+    """
+
+    def __init__(self, items: Mapping[str, list[str]], labels: Sequence[str], offsets: np.ndarray,
+                 codes: np.ndarray) -> None:
+        super().__init__(items)
+        self.labels, self.offsets, self.codes = list(labels), np.asarray(offsets), np.asarray(codes)
+
+    def relevant_labels(self) -> set[str]:
+        """The labels relevant to at least one document."""
+        return {self.labels[c] for c in np.unique(self.codes).tolist()}
+
+    def label_matrix(self, index: Mapping[str, int]) -> np.ndarray:
+        """Every document's labels as a padded integer matrix (rows in the dict's order, -1 = padding).
+
+        Parameters
+        ----------
+        index : mapping of str to int
+            The integer of each label (every relevant label must have one).
+
+        Returns
+        -------
+        numpy.ndarray of int64, shape (number of documents, the most labels of a document)
+        """
+        used = np.unique(self.codes)  # (a qrels file also names labels it judges not relevant)
+        to_index = np.full(len(self.labels), -1, dtype=np.int64)
+        try:
+            to_index[used] = [index[self.labels[c]] for c in used.tolist()]
+        except KeyError as exc:
+            raise ValueError(f"truth: label {exc.args[0]!r} has no index") from None
+        lengths = np.diff(self.offsets)
+        out = np.full((len(lengths), max(int(lengths.max(initial=0)), 1)), -1, dtype=np.int64)
+        column = np.arange(len(self.codes)) - np.repeat(self.offsets[:-1], lengths)
+        out[np.repeat(np.arange(len(lengths)), lengths), column] = to_index[self.codes]
+        return out
+
+
 class Run:
     """One run: per document, its labels in the order scored and their scores.
 
@@ -232,8 +290,22 @@ class Run:
         values, bounds = self.score_values.tolist(), self.offsets.tolist()
         return {doc: values[bounds[i]: bounds[i + 1]] for i, doc in enumerate(self.docs)}
 
+    def rows_in(self, docs: Sequence[str]) -> np.ndarray:
+        """For each document of the run (in :attr:`docs` order), its position in ``docs``, or -1 if absent.
+
+        Examples
+        --------
+        >>> Run({"d1": ["a"], "d2": ["b"]}, {"d1": [1.0], "d2": [1.0]}).rows_in(["d2", "d3"]).tolist()
+        [-1, 0]
+        """
+        target = np.full(len(self.docs) + 1, -1, dtype=np.int64)
+        get = self._position.get
+        target[[get(doc, -1) for doc in docs]] = np.arange(len(docs))  # (documents the run lacks land on -1)
+        return target[:-1]
+
     def label_matrix(self, docs: Sequence[str], index: Mapping[str, int], *, width: int | None = None,
-                     threshold: float | None = None, top: int | None = None) -> np.ndarray:
+                     threshold: float | None = None, top: int | None = None,
+                     rows_in: np.ndarray | None = None) -> np.ndarray:
         """The labels of ``docs`` as a padded integer matrix, row ``i`` for ``docs[i]``, best first, -1 = padding.
 
         Parameters
@@ -248,6 +320,8 @@ class Run:
             Keep the labels whose score is at least ``threshold`` (an assigned set).
         top : int, optional
             Keep the first ``top`` labels (an assigned set of fixed size).
+        rows_in : numpy.ndarray of int, optional
+            :meth:`rows_in` of ``docs``, when the caller has it already (several matrices of the same documents).
 
         Returns
         -------
@@ -258,10 +332,7 @@ class Run:
         except KeyError as exc:
             raise ValueError(f"run: label {exc.args[0]!r} has no index") from None
         lengths = np.diff(self.offsets)
-        target = np.full(len(self.docs) + 1, -1, dtype=np.int64)
-        get = self._position.get
-        target[[get(doc, -1) for doc in docs]] = np.arange(len(docs))  # (documents the run lacks land on -1)
-        target = target[:-1]
+        target = self.rows_in(docs) if rows_in is None else rows_in
         rank = np.arange(len(self.label_codes)) - np.repeat(self.offsets[:-1], lengths)
         keep = np.repeat(target >= 0, lengths)
         for limit in (width, top):
@@ -287,8 +358,8 @@ class Run:
 
 
 # ------------------------------------------------------------------------------------------------ reading
-def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -> dict[str, list[str]]:
-    """Read a truth file into ``{doc: [relevant labels in file order]}``.
+def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -> Truth:
+    """Read a truth file into ``{doc: [relevant labels in file order]}`` (a :class:`Truth`, which is a dict).
 
     Parameters
     ----------
@@ -353,9 +424,12 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
     place = np.empty(len(doc_names), dtype=np.int64)
     place[docs] = np.arange(len(docs))
     rows = np.argsort(place[doc_codes], kind="stable")
-    labs = np.array(label_names, dtype=object)[label_codes[rows]].tolist()
-    ends = np.cumsum(np.bincount(doc_codes, minlength=len(doc_names))[docs]).tolist()
-    return dict(zip([doc_names[d] for d in docs.tolist()], map(labs.__getitem__, map(slice, [0, *ends[:-1]], ends))))
+    codes = label_codes[rows]
+    labs = np.array(label_names, dtype=object)[codes].tolist()
+    ends = np.cumsum(np.bincount(doc_codes, minlength=len(doc_names))[docs])
+    bounds = [0, *ends.tolist()]
+    items = zip([doc_names[d] for d in docs.tolist()], map(labs.__getitem__, map(slice, bounds[:-1], bounds[1:])))
+    return Truth(items, label_names, np.array(bounds, dtype=np.int64), codes)
 
 
 def _ranked_order(group: np.ndarray, rank: np.ndarray, score: np.ndarray, label_key: np.ndarray, by_rank: bool
