@@ -92,7 +92,31 @@ import pandas as pd
 from labelrank import datasets
 from labelrank._paths import cache_dir, unwritable_reason
 from labelrank.metrics import evaluate
-from labelrank.protocol import *  # noqa: F403 (the engine's public functions, for the chapters)
+from labelrank.protocol import (  # the engine's public functions, which the chapters call through this module
+    ENGINE_VERSION,
+    SYNTHETIC,
+    MethodSpec,
+    Protocol,
+    TuneResult,
+    beside_paper,
+    concatenated_meta_features,
+    default_protocol,
+    fold_indices,
+    jobs,
+    meta_features,
+    n_jobs,
+    rank_conflicts,
+    rank_methods,
+    rank_totals,
+    register_protocols,
+    run_full_grids,
+    run_info,
+    staged_and_full,
+    test_outputs,
+    tune,
+    tuning_rows,
+    widen_grid,
+)
 from labelrank.protocol.data import _split, load_data
 from labelrank.protocol.fits import (
     _check_representation,
