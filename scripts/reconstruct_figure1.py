@@ -14,7 +14,7 @@ import argparse
 import time
 from dataclasses import asdict
 
-from labelrank._paths import data_dir
+from labelrank.paths import data_dir
 from labelrank.hierarchy import LabelTree
 from labelrank.studies.li2007.reconstruct import compare_table1, search_figure1
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from labelrank._paths import data_dir
+from labelrank.paths import data_dir
 from labelrank.studies.performance import latest
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labelrank._paths import data_dir
+from labelrank.paths import data_dir
 from labelrank.cost import (
     bdm,
     BDMIndex,

@@ -29,7 +29,7 @@ from sklearn.preprocessing import normalize
 
 from labelrank import datasets
 from labelrank.datasets import download, mulan, text, vowel
-from labelrank._paths import cache_dir
+from labelrank.paths import cache_dir
 from labelrank.datasets import (
     REGISTRY,
     ChecksumError,

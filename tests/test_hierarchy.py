@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from labelrank._paths import data_dir  # noqa: E402
+from labelrank.paths import data_dir  # noqa: E402
 from labelrank.hierarchy import LabelTree  # noqa: E402
 
 SPORT = {

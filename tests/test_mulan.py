@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from labelrank._paths import data_dir, project_root
+from labelrank.paths import data_dir, project_root
 from labelrank.studies.yang2012 import mulan
 
 SHARED = Path(os.environ.get("LABELRANK_MULAN", (project_root() or Path(__file__).resolve().parents[1]).parent

@@ -23,7 +23,7 @@ from labelrank.studies.yang2012 import vowel
 
 from labelrank.studies.li2007 import fterm_sim
 from labelrank.studies import scorecard as sc
-from labelrank._paths import data_dir
+from labelrank.paths import data_dir
 from labelrank.cost import bdm
 from labelrank.datasets import DataUnavailableError
 from labelrank.hierarchy import LabelTree

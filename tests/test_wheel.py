@@ -148,7 +148,7 @@ def notebook_install(core_install, tmp_path_factory):
 
 def test_the_installed_package_carries_its_data(notebook_install):
     bin_dir, base = notebook_install
-    code = ("import labelrank, labelrank._paths as p; from labelrank.studies import paper; "
+    code = ("import labelrank, labelrank.paths as p; from labelrank.studies import paper; "
             "print(labelrank.__file__); print(p.data_dir()); print(len(paper.load('yang2012_table2')))")
     where, data, rows = _run([bin_dir / "python", "-c", code], cwd=base, env={**os.environ, "PYTHONPATH": ""}) \
         .stdout.split()

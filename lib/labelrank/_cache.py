@@ -46,7 +46,7 @@ import joblib
 import numpy as np
 
 from labelrank._entries import encodable, read_entry, write_entry
-from labelrank._paths import replaced_atomically
+from labelrank.paths import replaced_atomically
 
 __all__ = ["ResultCache", "cache_key", "key_file"]
 

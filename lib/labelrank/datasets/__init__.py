@@ -6,7 +6,7 @@ what this book was built from. :func:`fetch` obtains the files
 
 * from a local mirror when the environment variable ``LABELRANK_DATA`` names one (a folder with one sub-folder per
   data set, e.g. ``$LABELRANK_DATA/emotions/emotions-train.arff``); the files are read in place, never copied;
-* else by download (pooch's HTTP downloader) into :func:`labelrank._paths.cache_dir` (the git-ignored ``data/raw``
+* else by download (pooch's HTTP downloader) into :func:`labelrank.paths.cache_dir` (the git-ignored ``data/raw``
   of a checkout).
 
 Either way every file is sha256-checked; a file that fails the check raises :class:`ChecksumError` naming the file

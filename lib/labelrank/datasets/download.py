@@ -11,7 +11,7 @@ from pathlib import Path
 
 from labelrank._cache import ResultCache
 from labelrank._optional import require
-from labelrank._paths import cache_dir, replaced_atomically, unwritable_reason
+from labelrank.paths import cache_dir, replaced_atomically, unwritable_reason
 from labelrank.datasets.registry import (
     _MIRROR_HINT,
     REGISTRY,

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from labelrank._cache import ResultCache
-from labelrank._paths import cache_dir, unwritable_reason
+from labelrank.paths import cache_dir, unwritable_reason
 from labelrank.datasets.download import _cached
 from labelrank.datasets.registry import REGISTRY, SPLITS, Split, _check_split, _dataset
 from labelrank.datasets.text import _label_matrix, count_matrix, ltc_tfidf

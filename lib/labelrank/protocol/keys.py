@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from labelrank._cache import ResultCache
-from labelrank._paths import cache_dir
+from labelrank.paths import cache_dir
 from labelrank.datasets.download import PARSE_VERSION
 from labelrank.protocol.settings import MethodSpec
 

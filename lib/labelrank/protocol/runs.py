@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from labelrank._optional import require
-from labelrank._paths import cache_dir, write_text_atomic
+from labelrank.paths import cache_dir, write_text_atomic
 from labelrank.protocol.keys import code_version
 from labelrank.protocol.profile import get_profile
 from labelrank.protocol.settings import Protocol, n_jobs
@@ -134,7 +134,7 @@ def _cache_size() -> int:
 def _record_run(proto: Protocol, names: tuple[str, ...], what: str, started: float, wall: float, mem: _PeakMemory,
                 load: float, computed: int) -> None:
     """Append one run to the run record: read, change and replace the file under a lock (several runs may end at
-    once), the new file written whole before it replaces the old (:func:`labelrank._paths.write_text_atomic`)."""
+    once), the new file written whole before it replaces the old (:func:`labelrank.paths.write_text_atomic`)."""
     FileLock = require("filelock", "the run record").FileLock
 
     path = _run_info_path(proto.profile)

@@ -26,7 +26,7 @@ from labelrank.baselines import MLkNN
 from labelrank.cli import score_run
 from labelrank.runfiles import read_run, read_truth
 from labelrank.hierarchy import LabelTree
-from labelrank._paths import data_dir
+from labelrank.paths import data_dir
 from labelrank.metrics import CostScorer, hierarchical_prf
 
 __all__ = ["peer", "random_run", "trec_eval_scores", "trec_eval_comparison", "sklearn_ranking_comparison",

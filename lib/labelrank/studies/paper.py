@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from labelrank._paths import data_dir
+from labelrank.paths import data_dir
 
 
 def available() -> list[str]:

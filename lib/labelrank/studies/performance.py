@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from labelrank import __version__
-from labelrank._paths import project_root, write_text_atomic
+from labelrank.paths import project_root, write_text_atomic
 
 __all__ = ["records_dir", "machine", "code_version", "write_record", "load_records", "latest", "table",
            "latest_rows", "record_numbers", "describe", "FULL_PROFILE_TARGET_MINUTES",

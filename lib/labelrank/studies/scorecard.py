@@ -72,7 +72,7 @@ from typing import Any
 import pandas as pd
 
 from labelrank.studies import paper
-from labelrank._paths import data_dir, project_root
+from labelrank.paths import data_dir, project_root
 from labelrank._validation import _describe, check_choice
 from labelrank.protocol.profile import resolve
 

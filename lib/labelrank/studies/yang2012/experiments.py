@@ -90,7 +90,7 @@ import numpy as np
 import pandas as pd
 
 from labelrank import datasets
-from labelrank._paths import cache_dir, unwritable_reason
+from labelrank.paths import cache_dir, unwritable_reason
 from labelrank.metrics import evaluate
 from labelrank.protocol import (  # the engine's public functions, which the chapters call through this module
     ENGINE_VERSION,

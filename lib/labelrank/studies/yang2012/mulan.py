@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from labelrank import datasets, metrics
-from labelrank._paths import data_dir
+from labelrank.paths import data_dir
 from labelrank.baselines import IBLRML, MLkNN
 
 #: The runs MULAN's files hold: (data set, MULAN's method name, k).

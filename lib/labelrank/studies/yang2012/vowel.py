@@ -60,7 +60,7 @@ Random folds are the paper's protocol, but on *vowel* they leak: each utterance 
 frames, so a validation frame has near-copies among the fitting frames. ``groups=speakers(n)`` (:func:`speakers`)
 keeps each speaker's rows in one fold (:class:`sklearn.model_selection.GroupKFold`), which asks the test set's
 question, new voices. Cross-validation tables are cached (:class:`labelrank._cache.ResultCache`) under
-``labelrank._paths.cache_dir() / "vowel"``, keyed on the data, the grid and :data:`CV_VERSION`.
+``labelrank.paths.cache_dir() / "vowel"``, keyed on the data, the grid and :data:`CV_VERSION`.
 
 References
 ----------
@@ -85,7 +85,7 @@ from sklearn.svm import SVC
 from tqdm import tqdm
 
 from labelrank._cache import ResultCache
-from labelrank._paths import cache_dir
+from labelrank.paths import cache_dir
 from labelrank._validation import as_2d_array, check_label_matrix, check_positive_int, check_real
 from labelrank.protocol import concatenated_meta_features, widen_grid
 from labelrank.features import MetaLevelFeatures, NeighborDistances
