@@ -47,9 +47,9 @@ import numpy as np
 from labelrank._validation import shorten
 from labelrank.textcolumns import DECIMAL, INTEGER, Columns, first_unknown, repeats
 
-__all__ = ["RunFileError", "Run", "Truth", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth", "write_run",
-           "parse_int", "parse_decimal", "unknown_label", "ORDERS", "TRUTH_FORMS", "RUN_FORMS", "TRUTH_NUMBERS",
-           "RUN_NUMBERS"]
+__all__ = ["RunFileError", "Run", "Truth", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth",
+           "write_run", "parse_int", "parse_decimal", "unknown_label", "ORDERS", "TRUTH_FORMS", "RUN_FORMS",
+           "TRUTH_NUMBERS", "RUN_NUMBERS"]
 
 ORDERS: tuple[str, ...] = ("rank", "score")
 #: columns of a truth line in each form

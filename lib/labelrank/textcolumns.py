@@ -122,10 +122,10 @@ class Columns:
     numpy finds the lines and counts their fields first, so that every rule of form (a known number of columns,
     the same on every line, no byte-order mark inside) is checked before any field is read. A well-formed file
     of at least :data:`PARSE_FROM_BYTES` without comment lines and without the bytes of :data:`NOT_PARSED` (ASCII,
-    unless one space stands between neighbouring fields) is then parsed by numpy's C reader: the columns that ``numeric`` names as numbers, when it reads them all, and
-    the other fields as bytes, which :meth:`numbers` checks and converts. Any other file is split by
-    ``bytes.split``. Both ways give the same columns (``tests/test_runfiles_oracle.py``,
-    ``tests/test_textcolumns.py``).
+    unless one space stands between neighbouring fields) is then parsed by numpy's C reader: the columns that
+    ``numeric`` names as numbers, when it reads them all, and the other fields as bytes, which :meth:`numbers`
+    checks and converts. Any other file is split by ``bytes.split``. Both ways give the same columns
+    (``tests/test_runfiles_oracle.py``, ``tests/test_textcolumns.py``).
 
     Parameters
     ----------
@@ -257,7 +257,7 @@ class Columns:
     @staticmethod
     def _parse(data: bytes, widths: np.ndarray, n_rows: int, single: bool,
                kinds: Mapping[int, type] | None = None) -> list[np.ndarray] | None:
-        """The fields by numpy's C reader (:func:`numpy.loadtxt`): the columns of ``kinds`` as int64 or float64,
+        r"""The fields by numpy's C reader (:func:`numpy.loadtxt`): the columns of ``kinds`` as int64 or float64,
         the others as bytes (``S`` dtype) as wide as their widest field, so that no field is cut. None if it
         refuses a number, reads one that is not finite, or reads the file otherwise than the line count says.
 
