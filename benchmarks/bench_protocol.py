@@ -566,11 +566,11 @@ def compare_alm_paths(dataset, proto, methods) -> None:
     """The C axis of each method that the augmented Lagrangian method solves, as the full search's warm path task,
     with each of :data:`ALM_PATH_CHANGES` undone (the reference) and as it is: time, choice of C, largest MAP
     change."""
-    from labelrank.baselines import _RANK_SVM_ALM_MAX_UNKNOWNS
+    from labelrank.baselines import RANK_SVM_ALM_MAX_UNKNOWNS
 
     X, Y, _, _ = _split(dataset, proto, 0)
     alm = {"Binary-SVM": baselines_module._binary_svm_auto_solver(X) == "alm",
-           "RankSVM": Y.shape[1] * (X.shape[1] + 1) <= _RANK_SVM_ALM_MAX_UNKNOWNS, "MLC-RankSVM-IR": True}
+           "RankSVM": Y.shape[1] * (X.shape[1] + 1) <= RANK_SVM_ALM_MAX_UNKNOWNS, "MLC-RankSVM-IR": True}
     for method in [m for m in alm if m in methods and alm[m]]:
         axis = functools.partial(c_axis, dataset, method, proto, True) if method == "MLC-RankSVM-IR" else \
             functools.partial(svm_axis, dataset, proto, "alm", method=method)
@@ -636,16 +636,16 @@ def compare_rank_svm(dataset, proto) -> None:
     where the ALM is the default; where dual coordinate descent is (Fig. 2's meta-level features of yeast,
     Reuters-21578), its pairs visited instance by instance with the instance's scores kept along the visit against
     the pairs in one random order per epoch (the reference, before)."""
-    from labelrank.baselines import _RANK_SVM_ALM_MAX_UNKNOWNS
+    from labelrank.baselines import RANK_SVM_ALM_MAX_UNKNOWNS
 
     X, Y, _, _ = _split(dataset, proto, 0)
-    if Y.shape[1] * (X.shape[1] + 1) <= _RANK_SVM_ALM_MAX_UNKNOWNS:
+    if Y.shape[1] * (X.shape[1] + 1) <= RANK_SVM_ALM_MAX_UNKNOWNS:
         compare_c_axis(dataset, proto, "RankSVM", "dcd", "DCD", rank_svm_primal_excess)
     else:
         compare_rank_svm_dcd(dataset, proto, "original")
     if dataset in proto.fig2_datasets:
         X_meta, _ = concatenated_meta_features(*meta_features(dataset, 0, proto)[:2], proto.k_meta, proto.k_max)
-        if Y.shape[1] * (X_meta.shape[1] + 1) > _RANK_SVM_ALM_MAX_UNKNOWNS:
+        if Y.shape[1] * (X_meta.shape[1] + 1) > RANK_SVM_ALM_MAX_UNKNOWNS:
             compare_rank_svm_dcd(dataset, proto, "meta")
 
 

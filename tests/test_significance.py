@@ -124,7 +124,7 @@ def test_wilcoxon_ties_differences_equal_up_to_rounding():
 
 def test_ties_up_to_rounding_groups_by_magnitude_and_keeps_signs():
     d = np.array([0.25 + 1e-15, -0.25, 2e-10, -3e-10, 0.7, 0.7 + 5e-10, -0.7 - 2e-9])
-    out = significance._ties_up_to_rounding(d, 1e-9)
+    out = significance.ties_up_to_rounding(d, 1e-9)
     assert out.tolist() == [0.25, -0.25, 0.0, -0.0, 0.7, 0.7, -0.7 - 2e-9]
 
 

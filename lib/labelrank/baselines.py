@@ -67,7 +67,8 @@ from labelrank._validation import (check_choice, check_fit_input, check_magnitud
 from labelrank.logistic import Design, ridge_logistic_newton, standardised_fit  # noqa: F401 (re-exported)
 from labelrank.threshold import LLSFThreshold
 
-__all__ = ["BinarySVM", "RankSVM", "MLkNN", "IBLRML", "rank_svm_pairs"]  # noqa: F822 (rank_svm_pairs: module __getattr__)
+__all__ = ["BinarySVM", "RankSVM", "MLkNN", "IBLRML", "rank_svm_pairs",  # noqa: F822 (rank_svm_pairs: __getattr__)
+           "ALM_MAX_FEATURES", "RANK_SVM_ALM_MAX_UNKNOWNS"]
 
 
 def __getattr__(name: str):
@@ -83,17 +84,17 @@ ThresholdRule = Literal["default", "llsf"]
 KNNDistance = Literal["euclidean", "weka"]
 _THRESHOLD_RULES = ("default", "llsf")
 
-#: BinarySVM(solver="auto") uses the augmented Lagrangian method on a dense X of at most _ALM_MAX_FEATURES columns (it
+#: BinarySVM(solver="auto") uses the augmented Lagrangian method on a dense X of at most ALM_MAX_FEATURES columns (it
 #: forms d x d Newton systems, 134 MB at 4,096) and on a sparse X, which it densifies, of at most
 #: _ALM_MAX_SPARSE_FEATURES; LIBLINEAR on more. Up to these widths the ALM is the faster of the two on Fig. 2's
 #: meta-level features, where LIBLINEAR stops at its pass cap (the book's performance page gives the measurements).
-_ALM_MAX_FEATURES = 4096
+ALM_MAX_FEATURES = 4096
 _ALM_MAX_SPARSE_FEATURES = 1000
 
 
 def _binary_svm_auto_solver(X) -> str:
     """The solver of ``BinarySVM(solver="auto")`` for ``X``: "alm" or "liblinear" (by its columns, above)."""
-    limit = _ALM_MAX_SPARSE_FEATURES if sp.issparse(X) else _ALM_MAX_FEATURES
+    limit = _ALM_MAX_SPARSE_FEATURES if sp.issparse(X) else ALM_MAX_FEATURES
     return "alm" if X.shape[1] <= limit else "liblinear"
 
 #: IBLRML fits its logistic regressions on the sparse label frequencies (labelrank.logistic.standardised_fit)
@@ -101,7 +102,7 @@ def _binary_svm_auto_solver(X) -> str:
 _IBLR_SPARSE_DENSITY = 0.25
 
 #: RankSVM's "auto" solver: the augmented Lagrangian method up to this many unknowns, n_labels * (n_features + 1).
-_RANK_SVM_ALM_MAX_UNKNOWNS = 2048
+RANK_SVM_ALM_MAX_UNKNOWNS = 2048
 
 
 def _check_positive_real(value: Any, name: str) -> float:
@@ -113,12 +114,12 @@ class _MultiLabelBaseline(BaseEstimator):
     """Shared input checks, thresholding and scikit-learn plumbing of the baselines.
 
     Subclasses implement ``_check_params()``, ``_fit(X, Y) -> training scores`` and ``_scores(X)``, and set
-    ``_default_threshold`` (a number, or ``None`` for LLSF on raw scores). A subclass that names parameters in
+    ``default_threshold`` (a number, or ``None`` for LLSF on raw scores). A subclass that names parameters in
     ``_warm_params`` also implements ``_fit_path(X, Y, models) -> training scores of each model``, which fits
     copies differing in one of them together (:meth:`fit_path` calls it for those parameters only).
     """
 
-    _default_threshold: float | None = 0.0
+    default_threshold: float | None = 0.0
 
     def __sklearn_tags__(self):
         return multilabel_tags(super().__sklearn_tags__())
@@ -202,10 +203,10 @@ class _MultiLabelBaseline(BaseEstimator):
         """Fit the threshold rule on the training instances' scores; ``self``."""
         if self.threshold == "llsf":
             self.threshold_ = LLSFThreshold().fit(train_scores, Y)
-        elif self._default_threshold is None:
+        elif self.default_threshold is None:
             self.threshold_ = LLSFThreshold(rescale=False, inputs="labels").fit(train_scores, Y)
         else:
-            self.threshold_ = self._default_threshold
+            self.threshold_ = self.default_threshold
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
@@ -298,7 +299,7 @@ class BinarySVM(_MultiLabelBaseline):
     ((60, 3), True, True, 'alm')
     """
 
-    _default_threshold = 0.0
+    default_threshold = 0.0
     _warm_params = ("C",)
 
     def __init__(self, C: float = 1.0, threshold: ThresholdRule = "default", tol: float | None = None,
@@ -469,7 +470,7 @@ class RankSVM(_MultiLabelBaseline):
     ((60, 3), True, True, 'alm')
     """
 
-    _default_threshold = None
+    default_threshold = None
     _warm_params = ("C",)
 
     def __init__(self, C: float = 1.0, threshold: ThresholdRule = "default", intercept_scaling: float = 1.0,
@@ -505,7 +506,7 @@ class RankSVM(_MultiLabelBaseline):
 
         solver = self.solver
         if solver == "auto":
-            solver = "alm" if m * (X.shape[1] + 1) <= _RANK_SVM_ALM_MAX_UNKNOWNS else "dcd"
+            solver = "alm" if m * (X.shape[1] + 1) <= RANK_SVM_ALM_MAX_UNKNOWNS else "dcd"
         inst, rel, irr = rank_svm_pairs(Y)
         n_rel = Y.sum(axis=1)
         weights = 1.0 / (n_rel[inst] * (m - n_rel[inst]))
@@ -573,7 +574,7 @@ class _KNNBaseline(_MultiLabelBaseline):
     its neighbours. The scores the ``"llsf"`` threshold is fitted on are the leave-one-out ones computed in ``fit``.
     """
 
-    _default_threshold = 0.5
+    default_threshold = 0.5
 
     def _check_k(self, n_train: int) -> int:
         k = check_positive_int(self.k, "k")
