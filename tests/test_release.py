@@ -46,7 +46,7 @@ def test_a_missing_extra_is_named(monkeypatch):
     """Code that needs an optional package says which extra of labelrank installs it (here LightGBM's ranker)."""
     import numpy as np
 
-    from labelrank._optional import require
+    from labelrank.optional import require
     from labelrank.rankers import LightGBMLambdaRank
 
     monkeypatch.setitem(sys.modules, "lightgbm", None)  # an import of lightgbm now fails

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from test_readme import README, console_sessions
 
-from labelrank._optional import PROVIDERS
+from labelrank.optional import PROVIDERS
 
 ROOT = Path(__file__).resolve().parents[1]
 OPTIONAL = sorted({dist.split("[")[0] for dist, _ in PROVIDERS.values()} - {"requests"})  # pip, not us, may pull requests

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labelrank._optional import require
+from labelrank.optional import require
 
 njit = require("numba", "labelrank.distance_kernels (the meta-level features' compiled kernels)").njit
 

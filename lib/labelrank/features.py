@@ -64,7 +64,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.exceptions import NotFittedError
 
 from labelrank import distance_kernels as kernels
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank._validation import _describe, check_label_matrix, check_magnitude, check_positive_int
 
 __all__ = ["BLOCKS", "MetaLevelFeatures", "NeighborDistances", "feature_names", "reference_features"]

@@ -90,7 +90,7 @@ def cache_dir() -> Path:
     root = project_root()
     if root is not None:
         return root / "data" / "raw"
-    from labelrank._optional import require
+    from labelrank.optional import require
 
     pooch = require("pooch", "the download cache outside a checkout")
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from labelrank._cache import ResultCache
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank.paths import cache_dir, replaced_atomically, unwritable_reason
 from labelrank.datasets.registry import (
     _MIRROR_HINT,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank.datasets.download import fetch
 from labelrank.datasets.registry import _MULAN_NAMES, _Y_DTYPE, _dataset
 

@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank.datasets.registry import _Y_DTYPE
 
 # --------------------------------------------------------------------------------------------------------------

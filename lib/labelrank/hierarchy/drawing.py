@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank._validation import _describe
 
 

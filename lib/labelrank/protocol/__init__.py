@@ -36,7 +36,7 @@ Long loops show :mod:`tqdm` progress bars.
 The engine needs the ``protocol`` extra (``pip install 'labelrank[protocol]'``); importing it without names it.
 """
 
-from labelrank._optional import ENGINE_MODULES, require
+from labelrank.optional import ENGINE_MODULES, require
 
 for _module in ENGINE_MODULES:
     require(_module, "labelrank.protocol (the experiment engine)", extra="protocol")

@@ -13,7 +13,7 @@ from typing import Any
 import joblib
 import numpy as np
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank.metrics import evaluate
 from labelrank.protocol.data import (
     _check_fold,

@@ -10,7 +10,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank.metrics import METRICS
 from labelrank.metrics.significance import compare
 from labelrank.protocol.data import load_data, meta_features

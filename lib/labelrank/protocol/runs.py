@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank.paths import cache_dir, write_text_atomic
 from labelrank.protocol.keys import code_version
 from labelrank.protocol.profile import get_profile

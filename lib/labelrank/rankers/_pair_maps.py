@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 import scipy.linalg
 
-from labelrank._optional import require
+from labelrank.optional import require
 
 numba = require("numba", "labelrank.rankers._pair_maps (the pair maps' compiled kernels)")
 

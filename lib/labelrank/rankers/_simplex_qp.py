@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labelrank._optional import require
+from labelrank.optional import require
 
 numba = require("numba", "labelrank.rankers._simplex_qp (SVM-MAP's compiled QP)")
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank._validation import (
     check_positive_int,
     check_real,

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank._validation import (
     check_choice,
     check_positive_int,

@@ -8,7 +8,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy.special import softmax
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank._validation import (
     check_choice,
     check_label_matrix,

@@ -81,7 +81,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank._validation import check_label_matrix, check_positive_int, check_real
 
 numba = require("numba", "labelrank.rankers.pairwise_svm (the solver's compiled kernels)")

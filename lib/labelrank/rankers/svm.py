@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank._validation import _describe, check_label_matrix
 from labelrank.rankers._base import (
     _chunk_rows,

@@ -23,7 +23,7 @@ import pandas as pd
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from labelrank._optional import require
+from labelrank.optional import require
 from labelrank._validation import check_choice, check_positive_int
 from labelrank.protocol.profile import resolve
 

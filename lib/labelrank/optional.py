@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+__all__ = ["require", "PROVIDERS", "ENGINE_MODULES"]
+
 #: What the experiment engine (:mod:`labelrank.protocol`) needs beyond the core: the ``protocol`` extra.
 ENGINE_MODULES = ("tqdm", "filelock", "numba", "lightgbm", "pynndescent", "pooch", "arff", "snowballstemmer")
 
