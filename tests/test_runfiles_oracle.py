@@ -134,7 +134,7 @@ def test_the_random_files_reach_every_kind_of_outcome(tmp_path, monkeypatch):
     """The generators make good files and every kind of error, and files that numpy's reader parses and files that
     bytes.split does, so the comparisons above compare something."""
     monkeypatch.setattr(textcolumns, "PARSE_FROM_BYTES", 0)
-    messages, parsed_by, typed = [], [], []
+    messages, parsed_by, typed, plain = [], [], [], []
     for seed in range(400):
         rng = random.Random(1000 + seed)
         path = tmp_path / "run.txt"
@@ -143,6 +143,7 @@ def test_the_random_files_reach_every_kind_of_outcome(tmp_path, monkeypatch):
         try:
             table = textcolumns.Columns(path, "run", runfiles.RUN_FORMS, runfiles.RunFileError, runfiles.RUN_NUMBERS)
             parsed_by.append(table.parser == "numpy")
+            plain.append(table.plain)
             if table.parser == "numpy":
                 typed.append(bool(table.typed))
         except runfiles.RunFileError:
@@ -151,6 +152,7 @@ def test_the_random_files_reach_every_kind_of_outcome(tmp_path, monkeypatch):
     # other whitespace, non-ASCII labels or a vertical tab; tests/test_textcolumns.py compares the numbers of many)
     assert sum(parsed_by) > 50 and len(parsed_by) - sum(parsed_by) > 50
     assert sum(typed) > 40 and len(typed) - sum(typed) >= 5  # numbers read by numpy, and files it reads as text
+    assert sum(parsed_by) - sum(plain) > 40  # (the plain files have a test of their own, below)
     text = " ".join(m for m in messages if isinstance(m, str))
     for phrase in ("unknown label", "is not in the truth file", "is not a positive integer", "is not a finite number",
                    "duplicate line", "duplicate rank", "the file mixes forms", "byte-order mark", "empty"):
@@ -165,3 +167,60 @@ def test_a_rank_beyond_64_bits_is_named(tmp_path, parser):
     with pytest.raises(runfiles.RunFileError, match=r"run.txt:2: rank '99999999999999999999' is not a positive "
                                                     r"integer below 2\*\*63"):
         runfiles.read_runs(tmp_path / "run.txt", None, {"d1"})
+
+
+def plain_run(rng: random.Random) -> bytes:
+    """A run file of the plainest form (fields one space apart, every line a data line, ASCII), good or not: odd
+    numbers, unknown labels and documents, repeated lines, now and then a line of the other form."""
+    trec = rng.random() < 0.6
+    lines = []
+    for _ in range(rng.randrange(1, 12)):
+        doc = rng.choice(DOCS[:3] + ["d9"] * (rng.random() < 0.05))
+        label = rng.choice([lab for lab in LABELS if lab.isascii()] + ["ZZ"] * (rng.random() < 0.05))
+        rank = str(rng.randrange(1, 6)) if rng.random() > 0.05 else rng.choice([r for r in BAD_RANKS if r.isascii()])
+        score = (str(rng.choice([0.1, 0.5, 0.9, 0.25, 1.0])) if rng.random() > 0.05
+                 else rng.choice([b for b in BAD_SCORES if b.isascii()]))
+        lines.append(" ".join([doc, "Q0", label, rank, score, rng.choice(["runA", "runB"])] if trec
+                              else [doc, label, rank, score]))
+    if rng.random() < 0.05:
+        lines.insert(rng.randrange(len(lines) + 1), "d1 AA 1 0.5" if trec else "d1 Q0 AA 1 0.5 runA")
+    return ("\n".join(lines) + ("\n" if rng.random() < 0.9 else "")).encode("ascii")
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_plain_run_files_read_alike(tmp_path, seed, monkeypatch):
+    """Files of the plainest form take numpy's reader without the line-by-line checks (Columns.plain); they must
+    give the line reader's runs and messages all the same."""
+    monkeypatch.setattr(textcolumns, "PARSE_FROM_BYTES", 0)
+    rng = random.Random(5000 + seed)
+    path = tmp_path / "run.txt"
+    path.write_bytes(plain_run(rng))
+    labels = None if rng.random() < 0.3 else set(LABELS)
+    order = rng.choice(runfiles.ORDERS)
+    ours = outcome(runfiles.read_runs, path, labels, set(DOCS[:3]), order)
+    theirs = outcome(linereader.read_runs, path, labels, set(DOCS[:3]), order)
+    assert ours[0] == theirs[0], (ours, theirs, path.read_bytes())
+    if ours[0] == "ok":
+        assert as_plain(ours[1]) == as_plain(theirs[1]), path.read_bytes()
+    else:
+        assert ours[1] == theirs[1], path.read_bytes()
+
+
+def test_the_plain_files_take_the_plain_way(tmp_path, monkeypatch):
+    monkeypatch.setattr(textcolumns, "PARSE_FROM_BYTES", 0)
+    plain, messages = [], []
+    for seed in range(300):
+        path = tmp_path / "run.txt"
+        path.write_bytes(plain_run(random.Random(5000 + seed)))
+        try:
+            plain.append(textcolumns.Columns(path, "run", runfiles.RUN_FORMS, runfiles.RunFileError,
+                                             runfiles.RUN_NUMBERS).plain)
+        except runfiles.RunFileError:
+            plain.append(False)
+        messages.append(outcome(runfiles.read_runs, path, set(LABELS), set(DOCS[:3]), "rank")[1])
+    assert sum(plain) > 200
+    text = " ".join(m for m in messages if isinstance(m, str))
+    for phrase in ("unknown label", "is not in the truth file", "is not a positive integer", "is not a finite number",
+                   "duplicate", "the file mixes forms"):
+        assert phrase in text, phrase
+

@@ -171,6 +171,11 @@ class Columns:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         self.path, self.what, self.data = path, what, data
+        self._columns, self.typed, self.error = None, set(), None
+        #: whether the file was read by :meth:`_read_plain` (every line a data line, fields one space apart)
+        self.plain = len(data) >= PARSE_FROM_BYTES and ascii_only and self._read_plain(data, forms, (numeric or {}))
+        if self.plain:
+            return
         # fields per line from the byte array: a field starts where a non-space follows a space
         arr = np.frombuffer(data, dtype=np.uint8)
         space = np.frombuffer(data.translate(SPACE_TABLE), dtype=bool)
@@ -220,7 +225,6 @@ class Columns:
             lines = lines[: np.searchsorted(lines, min(errors)[0])]
             width = width if width in forms else next(iter(forms))  # no rows then: the error is on the first line
         self.width, self.lines = width, lines + 1
-        self._columns = None
         #: the columns read as numbers by numpy's C reader, whose acceptance and values are those of :func:`numbers`
         self.typed: set[int] = set()
         # one space between neighbouring fields, none elsewhere: no tab, and a space per gap between fields
@@ -253,6 +257,47 @@ class Columns:
             if comment.any():
                 tokens = list(compress(tokens, np.repeat(data_line, counts).tolist()))
             self._tokens = tokens[: len(lines) * width]
+
+    def _read_plain(self, data: bytes, forms: Mapping[int, str], numeric: Mapping[int, Mapping[int, type]]) -> bool:
+        """Read an ASCII file of the plainest form at once, without the line-by-line checks of form: every line a
+        data line (no blank line, none starting with ``#``), fields one space apart, none of :data:`NOT_PARSED`.
+        False (nothing set) for any other file, or when numpy's reader refuses it; the checks then name the line.
+
+        Such a file's rows are its lines, so no check of form can fail where numpy reads the file whole with the
+        same number of fields on every line (``tests/test_runfiles_oracle.py`` compares both ways).
+        """
+        if (b"\t" in data or data.startswith((b" ", b"\n", b"#")) or data.endswith(b" ")
+                or any(byte in data for byte in NOT_PARSED)):
+            return False
+        first = data[: data.find(b"\n")] if b"\n" in data else data
+        width = first.count(b" ") + 1
+        n_rows = data.count(b"\n") + (not data.endswith(b"\n"))
+        if width not in forms or data.count(b" ") != n_rows * (width - 1):
+            return False
+        arr = np.frombuffer(data, dtype=np.uint8)
+        bounds = np.flatnonzero((arr == 32) | (arr == 10))  # the byte after each field
+        if not data.endswith(b"\n"):
+            bounds = np.append(bounds, len(data))
+        # two bounds side by side leave an empty field: two spaces, a space at a line's start or end, a blank line
+        if len(bounds) != n_rows * width or (np.diff(bounds) == 1).any():
+            return False
+        bounds = bounds.reshape(n_rows, width)
+        line_starts = np.concatenate([[0], bounds[:-1, -1] + 1])
+        if (bounds[:, -1] - line_starts).max() > MAX_LINE_BYTES or (arr[line_starts] == ord("#")).any():
+            return False
+        lengths = np.diff(bounds, axis=1, prepend=(line_starts - 1)[:, None]) - 1
+        del arr, bounds, line_starts
+        widths = lengths.max(axis=0)
+        kinds = numeric.get(width, {})
+        columns = self._parse(data, widths, n_rows, True, kinds) if kinds else None
+        typed = set(kinds) if columns is not None else set()
+        if columns is None:
+            columns = self._parse(data, widths, n_rows, True)
+        if columns is None:
+            return False
+        self.width, self.lines = width, np.arange(1, n_rows + 1)
+        self._columns, self.typed, self.parser = columns, typed, "numpy"
+        return True
 
     @staticmethod
     def _parse(data: bytes, widths: np.ndarray, n_rows: int, single: bool,
