@@ -118,6 +118,12 @@ def test_run_files_read_alike(tmp_path, seed, parser):
     rng = random.Random(1000 + seed)
     path = tmp_path / "run.txt"
     path.write_bytes(random_run(rng))
+    runs_read_alike(path, rng)
+
+
+def runs_read_alike(path, rng: random.Random) -> None:
+    """The run file at ``path`` gives the line reader's runs or message, under labels and an order drawn from
+    ``rng``."""
     labels = None if rng.random() < 0.3 else set(LABELS)
     order = rng.choice(runfiles.ORDERS)
     docs = set(DOCS[:3])
@@ -195,15 +201,7 @@ def test_plain_run_files_read_alike(tmp_path, seed, monkeypatch):
     rng = random.Random(5000 + seed)
     path = tmp_path / "run.txt"
     path.write_bytes(plain_run(rng))
-    labels = None if rng.random() < 0.3 else set(LABELS)
-    order = rng.choice(runfiles.ORDERS)
-    ours = outcome(runfiles.read_runs, path, labels, set(DOCS[:3]), order)
-    theirs = outcome(linereader.read_runs, path, labels, set(DOCS[:3]), order)
-    assert ours[0] == theirs[0], (ours, theirs, path.read_bytes())
-    if ours[0] == "ok":
-        assert as_plain(ours[1]) == as_plain(theirs[1]), path.read_bytes()
-    else:
-        assert ours[1] == theirs[1], path.read_bytes()
+    runs_read_alike(path, rng)
 
 
 def test_the_plain_files_take_the_plain_way(tmp_path, monkeypatch):
