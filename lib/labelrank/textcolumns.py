@@ -171,7 +171,9 @@ class Columns:
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         self.path, self.what, self.data = path, what, data
-        self._columns, self.typed, self.error = None, set(), None
+        #: the columns read as numbers by numpy's C reader, whose acceptance and values are those of :func:`numbers`
+        self.typed: set[int] = set()
+        self._columns, self.error = None, None
         #: whether the file was read by :meth:`_read_plain` (every line a data line, fields one space apart)
         self.plain = len(data) >= PARSE_FROM_BYTES and ascii_only and self._read_plain(data, forms, (numeric or {}))
         if self.plain:
@@ -225,8 +227,6 @@ class Columns:
             lines = lines[: np.searchsorted(lines, min(errors)[0])]
             width = width if width in forms else next(iter(forms))  # no rows then: the error is on the first line
         self.width, self.lines = width, lines + 1
-        #: the columns read as numbers by numpy's C reader, whose acceptance and values are those of :func:`numbers`
-        self.typed: set[int] = set()
         # one space between neighbouring fields, none elsewhere: no tab, and a space per gap between fields
         single = b"\t" not in data and data.count(b" ") == len(starts) - len(lines)
         if (len(data) >= PARSE_FROM_BYTES and not errors and not comment.any() and (single or ascii_only)
@@ -243,12 +243,8 @@ class Columns:
                 lengths = field_ends.reshape(-1, width) - first
             widths = lengths.max(axis=0)
             del first, lengths
-            kinds = (numeric or {}).get(width, {})
-            self._columns = self._parse(data, widths, len(lines), single, kinds) if kinds else None
-            if self._columns is not None:
-                self.typed = set(kinds)
-            else:
-                self._columns = self._parse(data, widths, len(lines), single)
+            self._columns, self.typed = self._parse_numbers_first(data, widths, len(lines), single,
+                                                                  (numeric or {}).get(width, {}))
         #: how the fields were split: ``"numpy"`` (:func:`numpy.loadtxt`) or ``"split"`` (``bytes.split``)
         self.parser = "split" if self._columns is None else "numpy"
         del arr, starts, space
@@ -288,16 +284,23 @@ class Columns:
         lengths = np.diff(bounds, axis=1, prepend=(line_starts - 1)[:, None]) - 1
         del arr, bounds, line_starts
         widths = lengths.max(axis=0)
-        kinds = numeric.get(width, {})
-        columns = self._parse(data, widths, n_rows, True, kinds) if kinds else None
-        typed = set(kinds) if columns is not None else set()
-        if columns is None:
-            columns = self._parse(data, widths, n_rows, True)
+        columns, typed = self._parse_numbers_first(data, widths, n_rows, True, numeric.get(width, {}))
         if columns is None:
             return False
         self.width, self.lines = width, np.arange(1, n_rows + 1)
         self._columns, self.typed, self.parser = columns, typed, "numpy"
         return True
+
+    @classmethod
+    def _parse_numbers_first(cls, data: bytes, widths: np.ndarray, n_rows: int, single: bool,
+                             kinds: Mapping[int, type]) -> tuple[list[np.ndarray] | None, set[int]]:
+        """:meth:`_parse` with the columns of ``kinds`` as numbers, else with every column as bytes (then
+        :meth:`numbers` names the bad field); the columns (None if numpy refuses the file) and those read as
+        numbers."""
+        columns = cls._parse(data, widths, n_rows, single, kinds) if kinds else None
+        if columns is not None:
+            return columns, set(kinds)
+        return cls._parse(data, widths, n_rows, single), set()
 
     @staticmethod
     def _parse(data: bytes, widths: np.ndarray, n_rows: int, single: bool,

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from labelrank.datasets.download import _cached, fetch, verify
+from labelrank.datasets.download import cached_parse, fetch, verify
 from labelrank.datasets.mulan import (
     ENRON_ROOT,
     _parse_mulan,
@@ -144,13 +144,13 @@ def load(name: str, split: Split) -> tuple[np.ndarray | sp.csr_matrix, np.ndarra
     _dataset(name)
     _check_split(split)
     if name in _MULAN_NAMES:
-        return _cached(_parse_mulan, "mulan", name, name, split)
+        return cached_parse(_parse_mulan, "mulan", name, name, split)
     if name == "vowel":
         return _parse_vowel(fetch(name), split)
     if name == "reuters21578":
-        parsed = _cached(_parse_reuters, name, name, REUTERS_FIELD, REUTERS_ANALYZER)
+        parsed = cached_parse(_parse_reuters, name, name, REUTERS_FIELD, REUTERS_ANALYZER)
     else:
-        parsed = _cached(_parse_20ng, name, name)
+        parsed = cached_parse(_parse_20ng, name, name)
     X, Y = parsed[split]
     return X, Y, list(parsed["labels"])
 
@@ -197,8 +197,8 @@ def vocabulary(name: str) -> list[str]:
         _dataset(name)
         raise ValueError(f"vocabulary is defined for the text data sets reuters21578 and 20newsgroups, got {name!r}")
     if name == "reuters21578":
-        return list(_cached(_parse_reuters, name, name, REUTERS_FIELD, REUTERS_ANALYZER)["vocabulary"])
-    return list(_cached(_parse_20ng, name, name)["vocabulary"])
+        return list(cached_parse(_parse_reuters, name, name, REUTERS_FIELD, REUTERS_ANALYZER)["vocabulary"])
+    return list(cached_parse(_parse_20ng, name, name)["vocabulary"])
 
 
 

@@ -199,7 +199,7 @@ def _file_hashes(name: str) -> tuple[Path, tuple[str, ...]]:
 PARSE_VERSION = 2
 
 
-def _cached(func, kind: str, name: str, *args):
+def cached_parse(func, kind: str, name: str, *args):
     """Call ``func(folder, *args)``, cached under ``cache_dir()/"parsed"/kind`` (:class:`labelrank._cache.ResultCache`).
 
     The cache key is the data set's file hashes, ``PARSE_VERSION`` and ``args`` (passed on, with the keywords
@@ -209,6 +209,17 @@ def _cached(func, kind: str, name: str, *args):
 
     If the cache folder cannot be written (a read-only or shared cache), the data set is parsed without caching,
     with a warning that names the folder: the data themselves come from the mirror or the download folder.
+
+    Parameters
+    ----------
+    func : callable
+        The parser, called as ``func(folder, *args, hashes=..., version=...)``.
+    kind : str
+        The parser's name, the cache's sub-folder.
+    name : str
+        The data set (a name of :data:`labelrank.datasets.REGISTRY`).
+    *args
+        Passed on to ``func`` and part of the key.
     """
     folder, hashes = _file_hashes(name)
     parsed = cache_dir() / "parsed"

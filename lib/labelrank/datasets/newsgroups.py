@@ -9,7 +9,7 @@ import numpy as np
 
 from labelrank._cache import ResultCache
 from labelrank.paths import cache_dir, unwritable_reason
-from labelrank.datasets.download import _cached
+from labelrank.datasets.download import cached_parse
 from labelrank.datasets.registry import REGISTRY, SPLITS, Split, _check_split, _dataset
 from labelrank.datasets.text import _label_matrix, count_matrix, ltc_tfidf
 
@@ -83,7 +83,7 @@ def load_texts(
     _check_split(split)
     if not isinstance(strip_headers, bool):
         raise TypeError(f"strip_headers must be a bool, got {strip_headers!r}")
-    rows = _cached(_parse_20ng_texts, "20newsgroups_texts", name)[split]
+    rows = cached_parse(_parse_20ng_texts, "20newsgroups_texts", name)[split]
     group_names = sorted({g for g, _, _ in rows})
     index = {g: i for i, g in enumerate(group_names)}
     texts = [_strip_header(t) if strip_headers else t for _, _, t in rows]
@@ -97,7 +97,7 @@ def _parse_20ng(folder: Path, *, hashes=(), version=0):
     if unwritable_reason(cache_dir() / "parsed") is None:
         cached = ResultCache(_parse_20ng_texts, "20newsgroups_texts", root=cache_dir() / "parsed", ignore=("folder",))
         rows = cached(folder, hashes=hashes, version=version)
-    else:  # the caller (_cached) has warned already
+    else:  # the caller (cached_parse) has warned already
         rows = _parse_20ng_texts(folder, hashes=hashes, version=version)
     groups = sorted({g for g, _, _ in rows["train"]})
     train_counts, test_counts, vocabulary = count_matrix([t for *_, t in rows["train"]], [t for *_, t in rows["test"]])

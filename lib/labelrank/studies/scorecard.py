@@ -717,7 +717,7 @@ def scorecard(profile: str | None = None, tables: Sequence[str] | None = None) -
 
 def summary(frame: pd.DataFrame) -> pd.DataFrame:
     """Per source table: the number of rows, the count of each status and the median |Δ| (over the rows judged by
-    |Δ|: with a value of ours and a tolerance; NaN for a table of CPU seconds, which are never compared by |Δ|).
+    |Δ|: with a value of ours and a tolerance; NaN for a table of timings, which are never compared by |Δ|).
 
     Raises
     ------

@@ -1,8 +1,8 @@
 """Timing the neighbour search behind the meta-level features: Yang & Gopal's (2012) Table 2, and the approximate
 search the paper mentions.
 
-The paper's Table 2 gives the "CPU seconds for computing the nearest neighbors for all instances in a batch mode"
-(section 3.4). :func:`neighbor_search_seconds` times the same work for :class:`labelrank.features.MetaLevelFeatures`
+The paper's Table 2 times "computing the nearest neighbors for all instances in a batch mode" (section 3.4) in
+processor time. :func:`neighbor_search_seconds` times the same work for :class:`labelrank.features.MetaLevelFeatures`
 on given arrays; :func:`table2_seconds` does it on a data set prepared as the paper's protocol prepares it
 (:func:`labelrank.protocol.load_data` under the full protocol: the whole splits, emotions rescaled to unit
 variance). The chapter "Meta-level features" and the scorecard both call them. :func:`approximate_search_table`
@@ -49,7 +49,8 @@ def table2_timing_plan(profile: str | None = None) -> dict[str, Any]:
 
 def neighbor_search_seconds(X_train, Y_train, X_test, workload: str = "test", *, k: int = 100, n_jobs: int = 1,
                             dtype: str = "float32", repeat: int = 3) -> tuple[float, float]:
-    """Best CPU seconds and best wall seconds of the neighbour search of the meta-level features.
+    """The best processor time and the best wall time, in seconds, of the neighbour search of the meta-level
+    features.
 
     Parameters
     ----------

@@ -17,7 +17,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from labelrank.datasets import modapte_split, reuters_documents, stop_list
-from labelrank.datasets.download import _cached
+from labelrank.datasets.download import cached_parse
 from labelrank.datasets.text import _stem_words
 
 FIELDS = {"text": "TITLE + BODY", "text_all": "whole TEXT"}
@@ -102,7 +102,7 @@ def vocabulary_variants(paper_terms: int | None = None) -> pd.DataFrame:
     pandas.DataFrame
         One row per variant: the seven choices and ``terms``.
     """
-    table = _cached(_variants_uncached, "reuters21578-vocabulary", "reuters21578").copy()
+    table = cached_parse(_variants_uncached, "reuters21578-vocabulary", "reuters21578").copy()
     if paper_terms is not None:
         table["minus paper"] = table["terms"] - int(paper_terms)
         order = np.argsort(table["minus paper"].abs().to_numpy(), kind="stable")
