@@ -303,7 +303,8 @@ def test_structure_invariants(parents):
         chain_of.append(up[::-1])
     i, j = np.meshgrid(rows, rows)
     want = [[max(set(chain_of[a]) & set(chain_of[b]), key=lambda r: ar.depth[r]) for a in rows] for b in rows]
-    assert ar.lowest_common(i, j).tolist() == want
+    assert ar.lowest_common(i, j).tolist() == want  # the range-minimum table
+    assert ar.lowest_common_lifting(i, j).tolist() == want
     for row in rows:
         assert ar.ancestor(np.full(ar.depth[row] + 1, row), np.arange(ar.depth[row] + 1)).tolist() == chain_of[row]
     values = np.arange(1.0, len(rows) + 1) ** 2
@@ -459,3 +460,18 @@ def test_a_chain_100000_deep_is_held_in_linear_space():
     np.testing.assert_allclose(BDMIndex(tree).pairs(keys, responses),
                                [bdm(tree, k, r) for k, r in zip(keys, responses)], rtol=1e-12)
     assert arrays.lowest_common([99_999, 7], [100_000, 3]).tolist() == [99_999, 3]
+    assert arrays.lowest_common_lifting([99_999, 7], [100_000, 3]).tolist() == [99_999, 3]
+
+
+def test_lowest_common_without_the_range_minimum_table(monkeypatch):
+    """Beyond RMQ_MAX_ENTRIES no table is built and binary lifting answers, the same rows on a random tree."""
+    import labelrank.hierarchy.tree as tree_module
+
+    rng = np.random.default_rng(5)
+    parents = {"r": None, **{f"n{i}": ("r" if i < 3 else f"n{int(rng.integers(i))}") for i in range(400)}}
+    tree = LabelTree.from_parents(parents)
+    i, j = rng.integers(0, len(tree), 5000), rng.integers(0, len(tree), 5000)
+    with_table = LabelTree.from_parents(parents).arrays.lowest_common(i, j)
+    monkeypatch.setattr(tree_module, "RMQ_MAX_ENTRIES", 0)
+    assert tree.arrays.range_minimum is None
+    np.testing.assert_array_equal(tree.arrays.lowest_common(i, j), with_table)

@@ -190,6 +190,10 @@ def plain_run(rng: random.Random) -> bytes:
                               else [doc, label, rank, score]))
     if rng.random() < 0.05:
         lines.insert(rng.randrange(len(lines) + 1), "d1 AA 1 0.5" if trec else "d1 Q0 AA 1 0.5 runA")
+    if len(lines) > 1 and rng.random() < 0.08:  # a field moved to another line: as many spaces, a line short
+        short, long = rng.sample(range(len(lines)), 2)
+        head, moved = lines[short].rsplit(" ", 1)
+        lines[short], lines[long] = head, f"{lines[long]} {moved}"
     return ("\n".join(lines) + ("\n" if rng.random() < 0.9 else "")).encode("ascii")
 
 
@@ -212,13 +216,13 @@ def test_the_plain_files_take_the_plain_way(tmp_path, monkeypatch):
         path.write_bytes(plain_run(random.Random(5000 + seed)))
         try:
             plain.append(textcolumns.Columns(path, "run", runfiles.RUN_FORMS, runfiles.RunFileError,
-                                             runfiles.RUN_NUMBERS).plain)
+                                             runfiles.RUN_NUMBERS, runfiles.RUN_UNREAD).plain)
         except runfiles.RunFileError:
             plain.append(False)
         messages.append(outcome(runfiles.read_runs, path, set(LABELS), set(DOCS[:3]), "rank")[1])
     assert sum(plain) > 200
     text = " ".join(m for m in messages if isinstance(m, str))
     for phrase in ("unknown label", "is not in the truth file", "is not a positive integer", "is not a finite number",
-                   "duplicate", "the file mixes forms"):
+                   "duplicate", "the file mixes forms", "columns 'doc Q0 label rank score tag' as on line"):
         assert phrase in text, phrase
 

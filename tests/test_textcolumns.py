@@ -119,3 +119,29 @@ def test_a_wide_encoding_is_named(tmp_path, encoding, name):
     path.write_bytes(bom + "d1 a\n".encode(encoding))
     with pytest.raises(ValueError, match=f"the truth file is {name} "):
         Columns(path, "truth", {2: "doc label"})
+
+
+@pytest.mark.parametrize("text", ["x y z\nx y\nx y z w\n", "x y z\nx y z w\nx y\n", "x y z\nx y\nx y z w"])
+def test_a_skipped_last_column_still_counts_every_lines_fields(tmp_path, monkeypatch, text):
+    """A line short of a field and another with one too many keep the file's count of spaces; with the last
+    column skipped numpy would not see the extra field, so the columns' own count names the first wrong line."""
+    monkeypatch.setattr(textcolumns, "PARSE_FROM_BYTES", 0)
+    path = tmp_path / "f.txt"
+    path.write_text(text)
+    table = Columns(path, "test", {3: "a b c"}, skip={3: (2,)})
+    assert not table.plain
+    with pytest.raises(ValueError, match=r"f.txt:2: expected 3 columns 'a b c' as on line 1, got [24]"):
+        table.raise_error([])
+    with pytest.raises(ValueError, match="column 2 of a test file of 3 columns is skipped"):
+        table.text(2)
+
+
+def test_skipped_columns_are_not_converted(tmp_path, monkeypatch):
+    monkeypatch.setattr(textcolumns, "PARSE_FROM_BYTES", 0)
+    path = tmp_path / "f.txt"
+    path.write_text("d1 Q0 a 1\nd2 Q0 b 2\n")
+    table = Columns(path, "test", {4: "doc q label n"}, numeric={4: {3: int}}, skip={4: (1,)})
+    assert table.plain and table.parser == "numpy" and table._columns[1] is None
+    names, codes = table.text(2)
+    assert names == ["a", "b"] and codes.tolist() == [0, 1]
+    assert table.numbers(3, int)[0].tolist() == [1, 2]

@@ -49,7 +49,7 @@ from labelrank.textcolumns import DECIMAL, INTEGER, Columns, first_unknown, repe
 
 __all__ = ["RunFileError", "Run", "Truth", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth",
            "write_run", "parse_int", "parse_decimal", "unknown_label", "ORDERS", "TRUTH_FORMS", "RUN_FORMS",
-           "TRUTH_NUMBERS", "RUN_NUMBERS"]
+           "TRUTH_NUMBERS", "RUN_NUMBERS", "TRUTH_UNREAD", "RUN_UNREAD"]
 
 ORDERS: tuple[str, ...] = ("rank", "score")
 #: columns of a truth line in each form
@@ -59,6 +59,10 @@ RUN_FORMS: dict[int, str] = {4: "doc label rank score", 6: "doc Q0 label rank sc
 #: the columns of numbers in each form (column: int or float), for :class:`labelrank.textcolumns.Columns`
 TRUTH_NUMBERS: dict[int, dict[int, type]] = {4: {3: int}}
 RUN_NUMBERS: dict[int, dict[int, type]] = {4: {2: int, 3: float}, 6: {3: int, 4: float}}
+#: the columns that no rule reads (TREC's constant columns, ``0`` of qrels and ``Q0`` of runs, which trec_eval
+#: ignores too), for :class:`labelrank.textcolumns.Columns`
+TRUTH_UNREAD: dict[int, tuple[int, ...]] = {4: (1,)}
+RUN_UNREAD: dict[int, tuple[int, ...]] = {6: (1,)}
 
 
 def unknown_label(label: str, labels: Collection[str]) -> str:
@@ -141,34 +145,53 @@ def parse_decimal(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-class Truth(dict):
-    """The relevant labels of each document, ``{doc: [labels]}`` (a dict), together with the same as columns.
+class Truth(Mapping):
+    """The relevant labels of each document, ``{doc: [labels]}`` (a read-only mapping), held as columns.
 
-    :func:`read_truth` returns one: ``labels`` (the label names the codes refer to), ``offsets`` (document ``i``'s
-    labels are ``codes[offsets[i]:offsets[i + 1]]``, documents in the dict's order) and ``codes``, so that a scorer
-    gets its label matrix (:meth:`label_matrix`) without a Python step per document.
+    :func:`read_truth` returns one: ``docs`` (the documents, in the mapping's order), ``labels`` (the label names
+    the codes refer to), ``offsets`` (document ``i``'s labels are ``codes[offsets[i]:offsets[i + 1]]``) and
+    ``codes``. A document's list is made when it is asked for, so a scorer gets its label matrix
+    (:meth:`label_matrix`) without a Python step per document; ``dict(truth)`` gives a plain dict, equal to it.
 
     Parameters
     ----------
-    items : mapping of str to list of str
-        ``{doc: [labels]}``.
+    docs : sequence of str
+        The documents, each once.
     labels : sequence of str
         The distinct label names.
     offsets, codes : numpy.ndarray of int
-        The columns; ``labels[codes[offsets[i] + j]]`` is label ``j`` of document ``i``.
+        The columns; ``labels[codes[offsets[i] + j]]`` is label ``j`` of document ``docs[i]``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> t = Truth({"d1": ["a", "b"], "d2": ["b"]}, ["a", "b"], np.array([0, 2, 3]), np.array([0, 1, 1]))
-    >>> t["d2"], t.label_matrix({"a": 5, "b": 7}).tolist()
-    (['b'], [[5, 7], [7, -1]])
+    >>> t = Truth(["d1", "d2"], ["a", "b"], np.array([0, 2, 3]), np.array([0, 1, 1]))
+    >>> t["d2"], t == {"d1": ["a", "b"], "d2": ["b"]}, t.label_matrix({"a": 5, "b": 7}).tolist()
+    (['b'], True, [[5, 7], [7, -1]])
     """
 
-    def __init__(self, items: Mapping[str, list[str]], labels: Sequence[str], offsets: np.ndarray,
-                 codes: np.ndarray) -> None:
-        super().__init__(items)
-        self.labels, self.offsets, self.codes = list(labels), np.asarray(offsets), np.asarray(codes)
+    def __init__(self, docs: Sequence[str], labels: Sequence[str], offsets: np.ndarray, codes: np.ndarray) -> None:
+        self.docs, self.labels = list(docs), list(labels)
+        self.offsets, self.codes = np.asarray(offsets), np.asarray(codes)
+        self._row = dict(zip(self.docs, range(len(self.docs))))
+        if len(self._row) != len(self.docs) or len(self.offsets) != len(self.docs) + 1:
+            raise ValueError("Truth needs distinct documents and one offset more than documents")
+
+    def __getitem__(self, doc: str) -> list[str]:
+        i = self._row[doc]
+        return [self.labels[c] for c in self.codes[self.offsets[i]:self.offsets[i + 1]].tolist()]
+
+    def __iter__(self):
+        return iter(self.docs)
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def __contains__(self, doc: object) -> bool:
+        return doc in self._row
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
     def relevant_labels(self) -> set[str]:
         """The labels relevant to at least one document."""
@@ -359,7 +382,7 @@ class Run:
 
 # ------------------------------------------------------------------------------------------------ reading
 def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -> Truth:
-    """Read a truth file into ``{doc: [relevant labels in file order]}`` (a :class:`Truth`, which is a dict).
+    """Read a truth file into ``{doc: [relevant labels in file order]}`` (a :class:`Truth`, a read-only mapping).
 
     Parameters
     ----------
@@ -372,8 +395,9 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
 
     Returns
     -------
-    dict of str to list of str
-        The documents with at least one relevant label, in the order their first relevant line comes.
+    Truth
+        A mapping of str to list of str: the documents with at least one relevant label, in the order their first
+        relevant line comes.
 
     Raises
     ------
@@ -390,7 +414,7 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
     >>> read_truth(path, ["a1", "a2", "b"])
     {'d1': ['a1'], 'd2': ['b']}
     """
-    table = Columns(path, "truth", TRUTH_FORMS, RunFileError, TRUTH_NUMBERS)
+    table = Columns(path, "truth", TRUTH_FORMS, RunFileError, TRUTH_NUMBERS, TRUTH_UNREAD)
     label_j = 1 if table.width == 2 else 2
     doc_names, doc_codes = table.text(0)
     label_names, label_codes = table.text(label_j)
@@ -425,11 +449,9 @@ def read_truth(path: str | os.PathLike, labels: Collection[str] | None = None) -
     place[docs] = np.arange(len(docs))
     rows = np.argsort(place[doc_codes], kind="stable")
     codes = label_codes[rows]
-    labs = np.array(label_names, dtype=object)[codes].tolist()
     ends = np.cumsum(np.bincount(doc_codes, minlength=len(doc_names))[docs])
-    bounds = [0, *ends.tolist()]
-    items = zip([doc_names[d] for d in docs.tolist()], map(labs.__getitem__, map(slice, bounds[:-1], bounds[1:])))
-    return Truth(items, label_names, np.array(bounds, dtype=np.int64), codes)
+    offsets = np.concatenate([[0], ends]).astype(np.int64)
+    return Truth([doc_names[d] for d in docs.tolist()], label_names, offsets, codes)
 
 
 def _ranked_order(group: np.ndarray, rank: np.ndarray, score: np.ndarray, label_key: np.ndarray, by_rank: bool
@@ -516,7 +538,7 @@ def read_runs(path: str | os.PathLike, labels: Collection[str] | None = None, do
     if order not in ORDERS:
         raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
     by_rank = order == "rank"
-    table = Columns(path, "run", RUN_FORMS, RunFileError, RUN_NUMBERS)
+    table = Columns(path, "run", RUN_FORMS, RunFileError, RUN_NUMBERS, RUN_UNREAD)
     doc_j, label_j, rank_j, score_j = (0, 1, 2, 3) if table.width == 4 else (0, 2, 3, 4)
     if table.width == 4:
         run_names, run_codes = [str(path)], np.zeros(len(table.lines), dtype=np.int64)

@@ -18,7 +18,7 @@ import re
 import stat
 import sys
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from itertools import compress
 
 import numpy as np
@@ -137,6 +137,14 @@ class Columns:
         The numbers of columns a line may have, each with its description.
     error : type of Exception, default=ValueError
         The exception raised, its message naming the file and the line.
+    numeric : mapping of int to mapping of int to type, optional
+        Per number of columns, the columns to read as numbers (``int`` or ``float``) when numpy's reader parses
+        the file.
+    skip : mapping of int to collection of int, optional
+        Per number of columns, the columns no reader asks for (a TREC run's ``Q0``): they are fields, counted and
+        checked for form like the others, but numpy's reader does not convert them, and :meth:`text` and
+        :meth:`numbers` refuse them.
+
     Examples
     --------
     >>> import os, tempfile
@@ -148,9 +156,10 @@ class Columns:
     """
 
     def __init__(self, path: str | os.PathLike, what: str, forms: Mapping[int, str],
-                 error: type[Exception] = ValueError, numeric: Mapping[int, Mapping[int, type]] | None = None
-                 ) -> None:
+                 error: type[Exception] = ValueError, numeric: Mapping[int, Mapping[int, type]] | None = None,
+                 skip: Mapping[int, Collection[int]] | None = None) -> None:
         self.error_class = error
+        self.skip = {width: frozenset(columns) for width, columns in (skip or {}).items()}
         data = read_bytes(path, what, error)
         if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):  # (before UTF-16: FF FE starts both)
             raise error(f"{path}: the {what} file is UTF-32 (it starts with a UTF-32 byte-order mark); "
@@ -175,7 +184,7 @@ class Columns:
         self.typed: set[int] = set()
         self._columns, self.error = None, None
         #: whether the file was read by :meth:`_read_plain` (every line a data line, fields one space apart)
-        self.plain = len(data) >= PARSE_FROM_BYTES and ascii_only and self._read_plain(data, forms, (numeric or {}))
+        self.plain = len(data) >= PARSE_FROM_BYTES and ascii_only and self._read_plain(data, forms, numeric or {})
         if self.plain:
             return
         # fields per line from the byte array: a field starts where a non-space follows a space
@@ -244,7 +253,8 @@ class Columns:
             widths = lengths.max(axis=0)
             del first, lengths
             self._columns, self.typed = self._parse_numbers_first(data, widths, len(lines), single,
-                                                                  (numeric or {}).get(width, {}))
+                                                                  (numeric or {}).get(width, {}),
+                                                                  self.skip.get(width, frozenset()))
         #: how the fields were split: ``"numpy"`` (:func:`numpy.loadtxt`) or ``"split"`` (``bytes.split``)
         self.parser = "split" if self._columns is None else "numpy"
         del arr, starts, space
@@ -274,17 +284,28 @@ class Columns:
         bounds = np.flatnonzero((arr == 32) | (arr == 10))  # the byte after each field
         if not data.endswith(b"\n"):
             bounds = np.append(bounds, len(data))
-        # two bounds side by side leave an empty field: two spaces, a space at a line's start or end, a blank line
-        if len(bounds) != n_rows * width or (np.diff(bounds) == 1).any():
+        if len(bounds) != n_rows * width:
             return False
-        bounds = bounds.reshape(n_rows, width)
-        line_starts = np.concatenate([[0], bounds[:-1, -1] + 1])
-        if (bounds[:, -1] - line_starts).max() > MAX_LINE_BYTES or (arr[line_starts] == ord("#")).any():
+        # each field's length: the gap between its bound and the one before, less the bound's own byte; two bounds
+        # side by side leave an empty field (two spaces, a space at a line's start or end, a blank line)
+        lengths = np.empty(len(bounds), dtype=np.int64)
+        lengths[0] = bounds[0]
+        np.subtract(bounds[1:], bounds[:-1], out=lengths[1:])
+        lengths[1:] -= 1
+        if not lengths.all():
             return False
-        lengths = np.diff(bounds, axis=1, prepend=(line_starts - 1)[:, None]) - 1
-        del arr, bounds, line_starts
-        widths = lengths.max(axis=0)
-        columns, typed = self._parse_numbers_first(data, widths, n_rows, True, numeric.get(width, {}))
+        # each row's last bound is a newline: as many rows as newlines end at one, so every line has ``width``
+        # fields (numpy's reader would not see a line's extra fields in a column it skips)
+        line_ends = bounds[width - 1 :: width]
+        if not (arr[line_ends[: n_rows - (not data.endswith(b"\n"))]] == 10).all():
+            return False
+        line_starts = np.concatenate([[0], line_ends[:-1] + 1])
+        if (line_ends - line_starts).max() > MAX_LINE_BYTES or (arr[line_starts] == ord("#")).any():
+            return False
+        del arr, bounds, line_ends, line_starts
+        widths = lengths.reshape(n_rows, width).max(axis=0)
+        columns, typed = self._parse_numbers_first(data, widths, n_rows, True, numeric.get(width, {}),
+                                                   self.skip.get(width, frozenset()))
         if columns is None:
             return False
         self.width, self.lines = width, np.arange(1, n_rows + 1)
@@ -293,21 +314,24 @@ class Columns:
 
     @classmethod
     def _parse_numbers_first(cls, data: bytes, widths: np.ndarray, n_rows: int, single: bool,
-                             kinds: Mapping[int, type]) -> tuple[list[np.ndarray] | None, set[int]]:
+                             kinds: Mapping[int, type], skip: Collection[int] = frozenset()
+                             ) -> tuple[list[np.ndarray | None] | None, set[int]]:
         """:meth:`_parse` with the columns of ``kinds`` as numbers, else with every column as bytes (then
         :meth:`numbers` names the bad field); the columns (None if numpy refuses the file) and those read as
         numbers."""
-        columns = cls._parse(data, widths, n_rows, single, kinds) if kinds else None
+        columns = cls._parse(data, widths, n_rows, single, kinds, skip) if kinds else None
         if columns is not None:
             return columns, set(kinds)
-        return cls._parse(data, widths, n_rows, single), set()
+        return cls._parse(data, widths, n_rows, single, None, skip), set()
 
     @staticmethod
     def _parse(data: bytes, widths: np.ndarray, n_rows: int, single: bool,
-               kinds: Mapping[int, type] | None = None) -> list[np.ndarray] | None:
+               kinds: Mapping[int, type] | None = None, skip: Collection[int] = frozenset()
+               ) -> list[np.ndarray | None] | None:
         r"""The fields by numpy's C reader (:func:`numpy.loadtxt`): the columns of ``kinds`` as int64 or float64,
-        the others as bytes (``S`` dtype) as wide as their widest field, so that no field is cut. None if it
-        refuses a number, reads one that is not finite, or reads the file otherwise than the line count says.
+        the others as bytes (``S`` dtype) as wide as their widest field, so that no field is cut, and None in place
+        of the columns of ``skip``, which it does not convert (the caller has counted every line's fields). None if
+        it refuses a number, reads one that is not finite, or reads the file otherwise than the line count says.
 
         With ``single`` (the fields are separated by single spaces, none before or after them), the delimiter is
         ``" "``; otherwise any run of spaces and tabs, which must then be ASCII (numpy's whitespace also holds the
@@ -322,32 +346,40 @@ class Columns:
         dtype = [(f"f{j}", f"S{max(1, int(w))}") for j, w in enumerate(widths)]
         for j, kind in (kinds or {}).items():
             dtype[j] = (f"f{j}", np.int64 if kind is int else np.float64)
+        used = [j for j in range(len(widths)) if j not in skip]
         try:
-            table = np.loadtxt(io.BytesIO(data), dtype=dtype, delimiter=" " if single else None, comments=None,
-                               quotechar=None, encoding="latin1", ndmin=1)
+            table = np.loadtxt(io.BytesIO(data), dtype=[dtype[j] for j in used], delimiter=" " if single else None,
+                               comments=None, quotechar=None, encoding="latin1", ndmin=1,
+                               usecols=used if len(used) < len(widths) else None)
         except (ValueError, OverflowError):
             return None
         if len(table) != n_rows:
             return None
-        columns = [table[f"f{j}"] for j in range(len(widths))]
+        columns = [None if j in skip else table[f"f{j}"] for j in range(len(widths))]
         if any(kind is float and not np.isfinite(columns[j]).all() for j, kind in (kinds or {}).items()):
             return None
         return columns
 
     def text(self, j: int) -> tuple[list[str], np.ndarray]:
         """Column ``j``'s distinct values in the order they first appear, and each row's code."""
+        self._check_read(j)
         if self._columns is not None:
             return code_column(self._columns[j])
         return code_column(self._tokens[j:: self.width])
 
     def numbers(self, j: int, kind: type) -> tuple[np.ndarray, int | None, str]:
         """Column ``j`` read as ``kind`` (int or float) as :func:`numbers` reads it."""
+        self._check_read(j)
         pattern = INTEGER if kind is int else DECIMAL
         if self._columns is None:
             return numbers(self._tokens[j:: self.width], kind, pattern)
         if j in self.typed:
             return self._columns[j], None, "form"
         return numbers(self._columns[j].tolist(), kind, pattern)
+
+    def _check_read(self, j: int) -> None:
+        if j in self.skip.get(self.width, ()):
+            raise ValueError(f"column {j} of a {self.what} file of {self.width} columns is skipped (skip=)")
 
     def field(self, row: int, j: int) -> str:
         """Field ``j`` of row ``row``, as text (for a message)."""

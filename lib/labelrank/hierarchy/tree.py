@@ -33,12 +33,15 @@ import numpy as np
 from labelrank._validation import _describe
 from labelrank.hierarchy.io import _check_label, _mapping_line, _yaml_scalar, _yaml_value
 
-__all__ = ["LabelTree", "TreeArrays", "MAX_CHAIN_ENTRIES"]
+__all__ = ["LabelTree", "TreeArrays", "MAX_CHAIN_ENTRIES", "RMQ_MAX_ENTRIES"]
 
 #: The most entries that the chains of a DAG (the root-to-label chains a measure enumerates, or the unfolding of
 #: :attr:`LabelTree.arrays`, one row per chain) may need: beyond, the chain-based measures refuse the DAG with a
 #: message instead of running out of memory. A tree needs no enumeration: its arrays are linear in its labels.
 MAX_CHAIN_ENTRIES = 50_000_000
+#: The most entries of the range-minimum table behind :meth:`TreeArrays.lowest_common` (rows times the bits of
+#: their number, 8 bytes each): a larger unfolding answers by binary lifting, in more steps and no extra memory.
+RMQ_MAX_ENTRIES = 1 << 23
 
 
 # ----------------------------------------------------------------------------------------------------------- YAML
@@ -63,8 +66,10 @@ class TreeArrays:
 
     Ancestry is kept in space linear in the rows (times the logarithm of the depth): ``up[b, i]`` is the row
     :math:`2^b` levels above row ``i`` (the root above itself), the table of binary lifting, from which
-    :meth:`ancestor` and :meth:`lowest_common` answer any number of queries in :math:`O(\log \text{depth})`
-    vectorized steps each; no table of all chains is built.
+    :meth:`ancestor` answers any number of queries in :math:`O(\log \text{depth})` vectorized steps each; no table
+    of all chains is built. :meth:`lowest_common` answers in a constant number of steps from a range-minimum table
+    over the rows in depth-first order (built on first use, :math:`m \log m` entries, up to
+    :data:`RMQ_MAX_ENTRIES`), and by binary lifting beyond.
 
     Attributes
     ----------
@@ -118,7 +123,66 @@ class TreeArrays:
         return rows
 
     def lowest_common(self, i: Sequence[int] | np.ndarray, j: Sequence[int] | np.ndarray) -> np.ndarray:
-        """The deepest row on both the chain of ``i`` and the chain of ``j``, pair by pair (binary lifting)."""
+        """The deepest row on both the chain of ``i`` and the chain of ``j``, pair by pair (``i`` and ``j``
+        broadcast against each other).
+
+        In depth-first order the rows strictly after the earlier of two distinct rows, up to the later one, lie
+        below their lowest common row, and the shallowest of them is one of its children: its parent is the answer
+        (a query of the range-minimum table :attr:`range_minimum`). Without the table (:data:`RMQ_MAX_ENTRIES`),
+        both rows are lifted to the same depth and then together (:meth:`lowest_common_lifting`).
+        """
+        i = np.asarray(i, dtype=np.int64)
+        j = np.asarray(j, dtype=np.int64)
+        table = self.range_minimum
+        if table is None:
+            return self.lowest_common_lifting(i, j)
+        position, keys, parent_at, log2 = table
+        m = len(self.node)
+        pi, pj = position[i], position[j]
+        lo = np.minimum(pi, pj) + 1
+        hi = np.maximum(pi, pj)
+        level = log2[np.maximum(hi - lo + 1, 1)]
+        start = level * m
+        shallowest = np.minimum(keys[start + np.minimum(lo, m - 1)],
+                                keys[start + np.maximum(hi - (1 << level) + 1, 0)])
+        return np.where(i == j, i, parent_at[shallowest & 0xFFFFFFFF])
+
+    @cached_property
+    def range_minimum(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """The range-minimum table of :meth:`lowest_common`, or None beyond :data:`RMQ_MAX_ENTRIES`.
+
+        ``(position, keys, parent_at, log2)``: each row's place in depth-first order; ``keys[b * m + p]``, the
+        smallest ``depth << 32 | place`` among the places ``p .. p + 2**b - 1`` (a sparse table); the parent of the
+        row at each place; ``log2[n]``, the floor of the binary logarithm of ``n``.
+        """
+        m = len(self.node)
+        levels = max(1, m.bit_length())
+        if m * levels > RMQ_MAX_ENTRIES:
+            return None
+        children = np.argsort(self.parent, kind="stable")  # rows grouped by parent, in row order within a group
+        first = np.searchsorted(self.parent[children], np.arange(m + 1))
+        kids, starts = children.tolist(), first.tolist()
+        order, stack = [], np.flatnonzero(self.parent < 0).tolist()[::-1]
+        while stack:
+            row = stack.pop()
+            order.append(row)
+            stack.extend(reversed(kids[starts[row]:starts[row + 1]]))
+        order = np.asarray(order, dtype=np.int64)
+        position = np.empty(m, dtype=np.int64)
+        position[order] = np.arange(m)
+        keys = np.empty((levels, m), dtype=np.int64)
+        keys[0] = (self.depth[order] << 32) | np.arange(m)
+        for b in range(1, levels):
+            half = 1 << (b - 1)
+            keys[b] = keys[b - 1]
+            np.minimum(keys[b - 1, : m - half], keys[b - 1, half:], out=keys[b, : m - half])
+        log2 = np.zeros(m + 1, dtype=np.int64)
+        if m > 1:
+            log2[2:] = np.log2(np.arange(2, m + 1)).astype(np.int64)
+        return position, keys.reshape(-1), self.parent[order], log2
+
+    def lowest_common_lifting(self, i: Sequence[int] | np.ndarray, j: Sequence[int] | np.ndarray) -> np.ndarray:
+        """:meth:`lowest_common` by binary lifting (the table ``up``): no memory beyond the queries'."""
         i = np.asarray(i, dtype=np.int64)
         j = np.asarray(j, dtype=np.int64)
         level = np.minimum(self.depth[i], self.depth[j])
