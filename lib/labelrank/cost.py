@@ -508,6 +508,23 @@ class BDMIndex:
         self._start = np.searchsorted(ar.node[order], np.arange(len(tree) + 1))
         self._n_rows = np.diff(self._start)
 
+    @property
+    def label_rows(self) -> np.ndarray | None:
+        """The row of each label (by tree index) in the arrays :meth:`rows_bdm` takes, when each label has one (a
+        tree); None for a DAG, whose labels stand for several rows (:meth:`pairs` then keeps the best pair).
+
+        Examples
+        --------
+        >>> t = LabelTree.from_parents({"r": None, "a": "r", "b": "r", "a1": "a"})
+        >>> index = BDMIndex(t)
+        >>> rows = index.label_rows[[t.index("a1"), t.index("b")]]
+        >>> index.rows_bdm(rows[:1], rows[1:]).tolist() == index.pairs(["a1"], ["b"]).tolist()
+        True
+        """
+        if not (self._n_rows == 1).all():
+            return None
+        return self._rows[self._start[:-1]]
+
     def encode(self, labels: Sequence[str] | np.ndarray, name: str = "labels") -> np.ndarray:
         """Label names (or label indices of the tree, passed through) as an int array of tree indices."""
         arr = np.asarray(labels)

@@ -736,6 +736,7 @@ class CostScorer:
         self._index = {lab: i for i, lab in enumerate(self.labels)}
         self._matrix: np.ndarray | None = matrix
         self._bdm: Any = None  # a labelrank.cost.BDMIndex when built by from_tree
+        self._rows: np.ndarray | None = None  # then, for a tree, each label's row of the BDMIndex
 
     @classmethod
     def from_tree(cls, tree: Any, labels: Sequence[str] | None = None) -> CostScorer:
@@ -757,6 +758,8 @@ class CostScorer:
         scorer._index = {lab: i for i, lab in enumerate(labels)}
         scorer._matrix = None
         scorer._bdm, scorer._to_tree = bdm, to_tree
+        rows = bdm.label_rows
+        scorer._rows = None if rows is None else rows[to_tree]  # a tree: each scorer label's row, for rows_bdm
         return scorer
 
     def _pairs(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -841,20 +844,24 @@ class CostScorer:
         :meth:`_similarities`. Also returns ``rel``, whether each listed label is a true label.
         """
         Lv = L >= 0
+        t = T.shape[1]
         n, m = L.shape
         rel = eq.any(axis=0)  # listed label k is a true label
         wrong = Lv & ~rel
         found_count = np.cumsum(rel, axis=1)  # exact matches within the top k
-        high = np.cumsum(np.where(Lv, W.max(axis=0), 0.0), axis=1)
+        high = np.cumsum(W.max(axis=0), axis=1)  # (W is 0 where a label is padding)
         # BDM-Low: a wrong label at rank i earns, within the top k, its best similarity to the true labels not
         # found in the top k. Sort the true labels by the rank at which they are found (never found, then padding,
         # last); after f exact matches the missed ones are the sorted true labels f, f+1, ...: a suffix maximum.
         found_at = np.where(eq.any(axis=2), eq.argmax(axis=2), m)
         found_at = np.where(T.T >= 0, found_at, m + 1)
         order = np.argsort(found_at, axis=0, kind="stable")
-        suffix = np.maximum.accumulate(np.take_along_axis(W, order[:, :, None], axis=0)[::-1], axis=0)[::-1]
-        suffix = np.concatenate([suffix, np.zeros((1, n, m))], axis=0)  # nothing left to miss
-        C = np.cumsum(np.where(wrong, suffix, 0.0), axis=2)
+        docs = np.arange(n)
+        C = np.zeros((t + 1, n, m))  # C[f]: the suffix maximum from sorted true label f; C[t]: nothing left to miss
+        for f in range(t - 1, -1, -1):
+            np.maximum(W[order[f], docs], C[f + 1], out=C[f])
+        C *= wrong
+        np.cumsum(C, axis=2, out=C)
         low = found_count + np.take_along_axis(C, found_count[None], axis=0)[0]
         return {"binary": found_count.astype(np.float64), "high": high, "low": low, "rel": rel}
 
@@ -864,11 +871,21 @@ class CostScorer:
 
         The true labels' axis comes first, so that a maximum over them is one over whole (n, m) slices.
         """
-        listed, true = L[None, :, :], T.T[:, :, None]
-        pair = (listed >= 0) & (true >= 0)
-        W = np.zeros(pair.shape)
-        W[pair] = self._pairs(np.broadcast_to(listed, pair.shape)[pair], np.broadcast_to(true, pair.shape)[pair])
-        return W, pair & (listed == true)
+        # one row of m listed labels per true label held (the padding of T left out), then put in place
+        j, d = np.nonzero(T.T >= 0)
+        listed, true = L[d], T[d, j][:, None]
+        same = listed == true
+        held = listed >= 0
+        if self._rows is not None:  # a tree: the formula at once on the whole block, padding masked after
+            values = np.where(held, self._bdm.rows_bdm(self._rows[np.maximum(listed, 0)], self._rows[true]), 0.0)
+            values[same] = 1.0
+        else:
+            values = np.zeros(listed.shape)
+            values[held] = self._pairs(listed[held], np.broadcast_to(true, listed.shape)[held])
+        W = np.zeros((T.shape[1], *L.shape))
+        eq = np.zeros(W.shape, dtype=bool)
+        W[j, d], eq[j, d] = values, same
+        return W, eq
 
     def _set_numerators(self, T: np.ndarray, A: np.ndarray, W: np.ndarray, eq: np.ndarray
                         ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
