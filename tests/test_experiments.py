@@ -282,8 +282,8 @@ def test_second_call_hits_the_cache(sandbox):
     second = ex.tune(ex.SYNTHETIC, "StandIn-C", proto=p, search="full", progress=False)
     assert FITS["n"] == fits  # nothing refitted
     pd.testing.assert_frame_equal(first.points, second.points)
-    out1 = ex.test_outputs(ex.SYNTHETIC, "StandIn-C", {"C": 10.0}, proto=p)
-    out2 = ex.test_outputs(ex.SYNTHETIC, "StandIn-C", {"C": 10.0}, proto=p, threshold="regression")
+    out1 = ex.final_outputs(ex.SYNTHETIC, "StandIn-C", {"C": 10.0}, proto=p)
+    out2 = ex.final_outputs(ex.SYNTHETIC, "StandIn-C", {"C": 10.0}, proto=p, threshold="regression")
     assert FITS["n"] == fits + 2  # one fit per threshold rule (a stand-in has no fit_path), both in one entry
     np.testing.assert_array_equal(out1["scores"], out2["scores"])
     assert (sandbox / "experiments").is_dir()
@@ -303,7 +303,7 @@ def test_a_baselines_final_fit_serves_both_threshold_rules(cache, monkeypatch):
         return original(self, X, Y)
 
     monkeypatch.setattr(baselines.MLkNN, "_fit", counted)
-    outs = {rule: ex.test_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p, threshold=rule)
+    outs = {rule: ex.final_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p, threshold=rule)
             for rule in ("default", "regression")}
     assert calls["n"] == 1
     X_train, Y_train, X_test, _ = ex.load_data(ex.SYNTHETIC, p)
@@ -313,7 +313,7 @@ def test_a_baselines_final_fit_serves_both_threshold_rules(cache, monkeypatch):
         np.testing.assert_array_equal(out["pred"], single.predict(X_test))
     assert not np.array_equal(outs["default"]["pred"], outs["regression"]["pred"])
     with pytest.raises(ValueError, match="threshold must be 'default' or 'regression', got 'scut'"):
-        ex.test_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p, threshold="scut")
+        ex.final_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p, threshold="scut")
 
 
 def test_cache_key_includes_the_data_settings(sandbox):
@@ -389,7 +389,7 @@ def test_chapter_extras_on_synthetic(cache):
     # the ranker of the whole training set, with its features: its scores are the cached test outputs
     est, Z_train, Z_test = ex.fit_ranker(ex.SYNTHETIC, "MLC-ListNet", params, proto=p)
     assert Z_train.shape[:2] == (150, 4) and Z_test.shape[:2] == (75, 4) and Z_train.shape[2] == 3 * 5 + 2
-    out = ex.test_outputs(ex.SYNTHETIC, "MLC-ListNet", params, proto=p)
+    out = ex.final_outputs(ex.SYNTHETIC, "MLC-ListNet", params, proto=p)
     np.testing.assert_allclose(est.decision_function_features(Z_test), out["scores"])
     with pytest.raises(ValueError, match="meta-level ranker"):
         ex.fit_ranker(ex.SYNTHETIC, "ML-kNN", {"k": 3}, proto=p)
@@ -397,7 +397,7 @@ def test_chapter_extras_on_synthetic(cache):
         ex.fit_ranker(ex.SYNTHETIC, "MLC-ListNet", params, fold=7, proto=p)
     curve = ex.test_curve(ex.SYNTHETIC, "ML-kNN", proto=p, progress=False)
     assert curve.index.tolist() == [3, 5] and list(curve.columns) == list(METRICS)
-    out = ex.test_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p)
+    out = ex.final_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p)
     _, _, _, Y_test = ex.load_data(ex.SYNTHETIC, p)
     assert curve.loc[5, "MAP"] == pytest.approx(METRICS["MAP"](Y_test, out["scores"]))
     with pytest.raises(ValueError, match="single tuned parameter"):

@@ -57,7 +57,7 @@ from labelrank.protocol.results import (
     rank_methods,
     rank_totals,
     results,
-    test_outputs,
+    final_outputs,
 )
 from labelrank.protocol.runs import run_info
 from labelrank.protocol.search import TuneResult, run_full_grids, staged_and_full, tune, widen_grid
@@ -89,7 +89,7 @@ __all__ = [
     "fit_ranker",
     "concatenated_meta_features",
     "widen_grid",
-    "test_outputs",
+    "final_outputs",
     "results",
     "run_info",
     "rank_methods",

@@ -36,7 +36,7 @@ from labelrank.protocol.settings import (
 tqdm = require("tqdm", "the experiment engine's progress bars").tqdm
 
 
-def test_outputs(dataset: str, method: str, params: dict[str, Any], features: Representation = "original",
+def final_outputs(dataset: str, method: str, params: dict[str, Any], features: Representation = "original",
                  threshold: ThresholdRule = "default", proto: Protocol | None = None) -> dict[str, Any]:
     """Fit on the whole training set and score the test set (cached: one entry per configuration, holding the
     decisions of every threshold rule; a baseline's two rules share one fit of its model).

@@ -112,7 +112,7 @@ from labelrank.protocol import (  # the engine's public functions, which the cha
     run_full_grids,
     run_info,
     staged_and_full,
-    test_outputs,
+    final_outputs,
     tune,
     tuning_rows,
     widen_grid,
