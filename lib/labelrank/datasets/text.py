@@ -104,7 +104,7 @@ class TextAnalyzer:
         stop = stop_list(self.stop_words)
         if stop:
             words = [w for w in words if w not in stop]
-        return _stem_words(self.stemmer, words)
+        return stem_words(self.stemmer, words)
 
 
 @lru_cache(maxsize=None)
@@ -139,7 +139,7 @@ def stop_list(name: str) -> frozenset[str]:
 _STEM_MEMO: dict[str, dict[str, str]] = {}
 
 
-def _stem_words(stemmer: str, words: list[str]) -> list[str]:
+def stem_words(stemmer: str, words: list[str]) -> list[str]:
     """Stem ``words``, each distinct word once (a per-stemmer memo; Snowball stemmers are pure Python).
 
     A word whose stem is empty is dropped: Porter's algorithm reduces the word "s" (of "U.S.") to "".

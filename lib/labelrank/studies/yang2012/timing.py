@@ -67,7 +67,8 @@ def neighbor_search_seconds(X_train, Y_train, X_test, workload: str = "test", *,
     Returns
     -------
     (cpu_seconds, wall_seconds)
-        CPU seconds are :func:`time.process_time`, the paper's measure, which counts every thread of the process.
+        The processor time is :func:`time.process_time` (the paper's kind of time), over every thread of the
+        process.
     """
     from labelrank.features import MetaLevelFeatures
 

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 
 from labelrank.datasets import modapte_split, reuters_documents, stop_list
 from labelrank.datasets.download import cached_parse
-from labelrank.datasets.text import _stem_words
+from labelrank.datasets.text import stem_words
 
 FIELDS = {"text": "TITLE + BODY", "text_all": "whole TEXT"}
 PATTERNS = (r"[a-z]{2,}", r"[a-z]+", r"[a-z][a-z0-9]*", r"[a-z0-9]+")
@@ -48,7 +48,7 @@ def _term_map(words: list[str], stop: str, stemmer: str) -> sp.csr_matrix:
         if w.lower() in stopped:
             cols.append(-1)
             continue
-        stem = _stem_words(stemmer, [w])
+        stem = stem_words(stemmer, [w])
         cols.append(terms.setdefault(stem[0], len(terms)) if stem else -1)
     cols = np.array(cols)
     keep = np.flatnonzero(cols >= 0)
