@@ -13,7 +13,7 @@ From these it prints the CPU seconds, each method's cost relative to Binary-SVM'
 (a unit that does not depend on the machine), and what the exact protocol would cost: the axis time times the
 number of values of the other axes, times the folds. ``--profile-top N`` adds cProfile's N most expensive functions
 of the slowest point. ``--fig2`` times Fig. 2's runs the same way instead: the conventional methods among
-``--methods`` on the concatenated meta-level features of eq. 2 (at ``Protocol.k_meta``; the exact protocol's Fig. 2
+``--methods`` on the concatenated meta-level features of eq. 2 (at ``Protocol.meta_k``; the exact protocol's Fig. 2
 includes Reuters-21578, which the full profile leaves out). The meta-level features of a fold come from the
 experiment cache (computed on first use and not timed: they are shared by every method and grid point).
 
@@ -100,24 +100,26 @@ from threadpoolctl import threadpool_limits
 os.environ.setdefault("LABELRANK_N_JOBS", "1")
 
 import labelrank.baselines as baselines_module  # noqa: E402
-import labelrank.rankers._pair_maps as pair_maps_module  # noqa: E402
+import labelrank.rankers.pair_maps as pair_maps_module  # noqa: E402
 import labelrank.rankers.gradient as gradient_module  # noqa: E402
 import labelrank.rankers.pairwise_newton as pairwise_newton_module  # noqa: E402
-import labelrank.rankers._simplex_qp as simplex_qp_module  # noqa: E402
+import labelrank.rankers.simplex_qp as simplex_qp_module  # noqa: E402
 import labelrank.rankers.svm as svm_module  # noqa: E402
-from labelrank.protocol.fits import (  # noqa: E402
-    _cv_path_uncached,
-    _cv_point_uncached,
-    _fit_outputs,
-    _params_key,
-    _ranker_inputs,
-    make_estimator,
-)
 from labelrank.metrics import average_precision  # noqa: E402
-from labelrank.protocol.data import _split, concatenated_meta_features, meta_features  # noqa: E402
+from labelrank.protocol import (  # noqa: E402
+    concatenated_meta_features,
+    cv_path_task,
+    cv_point_task,
+    fit_outputs,
+    fold_data,
+    make_estimator,
+    meta_features,
+    params_key,
+    ranker_inputs,
+)
 from labelrank.rankers.boosting import LightGBMLambdaRank  # noqa: E402
-from labelrank.rankers.losses import _listnet_target as listnet_target  # noqa: E402
-from labelrank.rankers.losses import _log_softmax_rows as log_softmax_rows  # noqa: E402
+from labelrank.rankers.losses import listnet_target  # noqa: E402
+from labelrank.rankers.losses import log_softmax_rows  # noqa: E402
 from labelrank.studies.performance import write_record  # noqa: E402
 from labelrank.studies.yang2012 import experiments  # noqa: E402
 
@@ -142,7 +144,7 @@ def timed_fit(dataset, method, params, proto, profiler=None, features="original"
         start = time.process_time()
         if profiler is not None:
             profiler.enable()
-        _, _, _, n_warnings = _fit_outputs(dataset, method, features, params, ("regression",), 0, proto)
+        _, _, _, n_warnings = fit_outputs(dataset, method, features, params, ("regression",), 0, proto)
         if profiler is not None:
             profiler.disable()
         return time.process_time() - start, n_warnings > 0
@@ -157,7 +159,7 @@ def path_axis(dataset, method, params, axis, values, proto, features="original")
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         start = time.process_time()
-        out = _cv_path_uncached(dataset, proto.data_key(dataset), method, _params_key(base), axis, tuple(values), 0,
+        out = cv_path_task(dataset, proto.data_key(dataset), method, params_key(base), axis, tuple(values), 0,
                                 "bench", proto, 1, features)
         return time.process_time() - start, sum(o["n_warnings"] for o in out)
 
@@ -183,9 +185,9 @@ def c_axis(dataset, method, proto, path):
         warnings.simplefilter("ignore")
         start = time.process_time()
         if path:
-            out = _cv_path_uncached(dataset, key, method, _params_key({"k": 50}), "C", grid, 0, "bench", proto, 1)
+            out = cv_path_task(dataset, key, method, params_key({"k": 50}), "C", grid, 0, "bench", proto, 1)
         else:
-            out = [_cv_point_uncached(dataset, key, method, "original", _params_key({"k": 50, "C": C}), 0, "bench",
+            out = [cv_point_task(dataset, key, method, "original", params_key({"k": 50, "C": C}), 0, "bench",
                                       proto, 1) for C in grid]
         return time.process_time() - start, np.array([o["MAP"] for o in out]), sum(o["n_warnings"] for o in out)
 
@@ -226,7 +228,7 @@ def _smo_solver(G, b, alpha, total, tol):
 def _fresh_factor_qp(G, b, alpha, total, tol, max_iter):
     """The working set's QP as solved before its Cholesky factor was updated: the factor of every step's free block
     computed from scratch, the gradient ``b - G @ alpha`` over every coordinate at every step (the library's
-    ``_step`` for the step itself)."""
+    ``newton_step`` for the step itself)."""
     free = alpha > 0
     at_maximiser = False
     for it in range(max_iter):
@@ -244,7 +246,7 @@ def _fresh_factor_qp(G, b, alpha, total, tol, max_iter):
             at_maximiser = False
             continue
         L = np.empty((F.shape[0], F.shape[0]))
-        p, newton, _ = simplex_qp_module._step(G, g, F, L, simplex_qp_module._factor(L, G, F, F.shape[0]), tol)
+        p, newton, _ = simplex_qp_module.newton_step(G, g, F, L, simplex_qp_module.cholesky_factor(L, G, F, F.shape[0]), tol)
         s, block = (1.0 if newton else np.inf), -1
         for a in range(F.shape[0]):
             if p[a] < 0 and alpha[F[a]] / -p[a] < s:
@@ -317,15 +319,15 @@ def ranksvm_ir_fit(dataset, proto, C, solver, order="auto"):
     the pairs visited in one random order per epoch ("random"), instance by instance ("grouped") or as RankSVMIR
     chooses by the size of the data ("auto"); "alm all pairs" is the augmented Lagrangian method as it was before
     its working set and sampled Hessian (every Newton step on every pair): (CPU seconds, the fitted ranker)."""
-    Y_fit, _, Zf, _ = _ranker_inputs(dataset, 50, 0, proto)
+    Y_fit, _, Zf, _ = ranker_inputs(dataset, 50, 0, proto)
     threshold, alm = svm_module._GROUP_PAIRS_ABOVE, svm_module.fit_pairwise_hinge_alm
-    sample = pair_maps_module._GRAM_SAMPLE
+    sample = pair_maps_module.GRAM_SAMPLE
     if order != "auto":
         svm_module._GROUP_PAIRS_ABOVE = np.inf if order == "random" else -1
     if solver == "alm all pairs":
         solver = "alm"
         svm_module.fit_pairwise_hinge_alm = functools.partial(alm, shrinking=False)
-        pair_maps_module._GRAM_SAMPLE = np.iinfo(np.int64).max
+        pair_maps_module.GRAM_SAMPLE = np.iinfo(np.int64).max
     try:
         with threadpool_limits(1), warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -336,7 +338,7 @@ def ranksvm_ir_fit(dataset, proto, C, solver, order="auto"):
             return time.process_time() - start, est.ranker_
     finally:
         svm_module._GROUP_PAIRS_ABOVE, svm_module.fit_pairwise_hinge_alm = threshold, alm
-        pair_maps_module._GRAM_SAMPLE = sample
+        pair_maps_module.GRAM_SAMPLE = sample
 
 
 def compare(dataset, proto, methods, dcd=True) -> None:
@@ -372,10 +374,10 @@ def learning_rate_axis(dataset, method, proto, batched):
         warnings.simplefilter("ignore")
         start = time.process_time()
         if batched:
-            out = _cv_path_uncached(dataset, key, method, _params_key({"k": 50}), "learning_rate", grid, 0, "bench",
+            out = cv_path_task(dataset, key, method, params_key({"k": 50}), "learning_rate", grid, 0, "bench",
                                     proto, 1)
         else:
-            out = [_cv_point_uncached(dataset, key, method, "original", _params_key({"k": 50, "learning_rate": lr}),
+            out = [cv_point_task(dataset, key, method, "original", params_key({"k": 50, "learning_rate": lr}),
                                       0, "bench", proto, 1) for lr in grid]
         return time.process_time() - start, out
 
@@ -509,13 +511,13 @@ def newton_systems(woodbury: bool):
     """The augmented Lagrangian method's Newton directions as it computes them (``woodbury``: through the
     Woodbury identity's small system where the band has fewer pairs than columns) or, as before that, always
     through the d x d system."""
-    limit = pair_maps_module._WOODBURY_UP_TO
+    limit = pair_maps_module.WOODBURY_UP_TO
     if not woodbury:
-        pair_maps_module._WOODBURY_UP_TO = -1.0
+        pair_maps_module.WOODBURY_UP_TO = -1.0
     try:
         yield
     finally:
-        pair_maps_module._WOODBURY_UP_TO = limit
+        pair_maps_module.WOODBURY_UP_TO = limit
 
 
 @contextlib.contextmanager
@@ -545,12 +547,12 @@ def start_from_weights_only():
 @contextlib.contextmanager
 def factor_every_system():
     """The augmented Lagrangian method's Newton systems as before their low-rank updates: each factored anew."""
-    from_dim = pair_maps_module._UPDATE_FROM_DIM
-    pair_maps_module._UPDATE_FROM_DIM = np.iinfo(np.int64).max
+    from_dim = pair_maps_module.UPDATE_FROM_DIM
+    pair_maps_module.UPDATE_FROM_DIM = np.iinfo(np.int64).max
     try:
         yield
     finally:
-        pair_maps_module._UPDATE_FROM_DIM = from_dim
+        pair_maps_module.UPDATE_FROM_DIM = from_dim
 
 
 #: What each change to the augmented Lagrangian method's C path was measured against: (the reference's name, the
@@ -568,7 +570,7 @@ def compare_alm_paths(dataset, proto, methods) -> None:
     change."""
     from labelrank.baselines import RANK_SVM_ALM_MAX_UNKNOWNS
 
-    X, Y, _, _ = _split(dataset, proto, 0)
+    X, Y, _, _ = fold_data(dataset, proto, 0)
     alm = {"Binary-SVM": baselines_module._binary_svm_auto_solver(X) == "alm",
            "RankSVM": Y.shape[1] * (X.shape[1] + 1) <= RANK_SVM_ALM_MAX_UNKNOWNS, "MLC-RankSVM-IR": True}
     for method in [m for m in alm if m in methods and alm[m]]:
@@ -599,10 +601,10 @@ def svm_axis(dataset, proto, solver, features="original", woodbury=True, method=
         warnings.simplefilter("ignore")
         start = time.process_time()
         if solver != "alm":
-            out = [_cv_point_uncached(dataset, key, method, features, _params_key({"C": C}), 0, "bench", p, 1)
+            out = [cv_point_task(dataset, key, method, features, params_key({"C": C}), 0, "bench", p, 1)
                    for C in grid]
         else:
-            out = _cv_path_uncached(dataset, key, method, (), "C", grid, 0, "bench", p, 1, features)
+            out = cv_path_task(dataset, key, method, (), "C", grid, 0, "bench", p, 1, features)
         return time.process_time() - start, np.array([o["MAP"] for o in out]), sum(o["n_warnings"] for o in out)
 
 
@@ -612,7 +614,7 @@ def rank_svm_primal_excess(dataset, proto) -> float:
     from labelrank.baselines import RankSVM
     from labelrank.rankers.pairwise_svm import rank_svm_pairs
 
-    X, Y, _, _ = _split(dataset, proto, 0)
+    X, Y, _, _ = fold_data(dataset, proto, 0)
     X, Y = (X.toarray() if hasattr(X, "toarray") else np.asarray(X)), np.asarray(Y)
     inst, rel, irr = rank_svm_pairs(Y)
     n_rel = Y.sum(axis=1)
@@ -638,13 +640,13 @@ def compare_rank_svm(dataset, proto) -> None:
     the pairs in one random order per epoch (the reference, before)."""
     from labelrank.baselines import RANK_SVM_ALM_MAX_UNKNOWNS
 
-    X, Y, _, _ = _split(dataset, proto, 0)
+    X, Y, _, _ = fold_data(dataset, proto, 0)
     if Y.shape[1] * (X.shape[1] + 1) <= RANK_SVM_ALM_MAX_UNKNOWNS:
         compare_c_axis(dataset, proto, "RankSVM", "dcd", "DCD", rank_svm_primal_excess)
     else:
         compare_rank_svm_dcd(dataset, proto, "original")
-    if dataset in proto.fig2_datasets:
-        X_meta, _ = concatenated_meta_features(*meta_features(dataset, 0, proto)[:2], proto.k_meta, proto.k_max)
+    if dataset in experiments.fig2_datasets(proto):
+        X_meta, _ = concatenated_meta_features(*meta_features(dataset, 0, proto)[:2], proto.meta_k, proto.k_max)
         if Y.shape[1] * (X_meta.shape[1] + 1) > RANK_SVM_ALM_MAX_UNKNOWNS:
             compare_rank_svm_dcd(dataset, proto, "meta")
 
@@ -708,7 +710,7 @@ def _compare_rank_svm_dcd(dataset, proto, features, before, name) -> None:
         with threadpool_limits(1), warnings.catch_warnings(), context():
             warnings.simplefilter("ignore")
             start = time.process_time()
-            out = _cv_path_uncached(dataset, key, "RankSVM", (), "C", grid, 0, "bench", proto, 1, features)
+            out = cv_path_task(dataset, key, "RankSVM", (), "C", grid, 0, "bench", proto, 1, features)
             runs.append((time.process_time() - start, np.array([o["MAP"] for o in out]),
                          sum(o["n_warnings"] for o in out)))
     (reference, ref_maps, ref_capped), (seconds, maps, capped) = runs
@@ -735,7 +737,7 @@ def binary_svm_primal_excess(dataset, proto) -> float:
     fitting part, every label with both classes)."""
     from labelrank.baselines import BinarySVM
 
-    X, Y, _, _ = _split(dataset, proto, 0)
+    X, Y, _, _ = fold_data(dataset, proto, 0)
     X, Y = (X.toarray() if hasattr(X, "toarray") else np.asarray(X)), np.asarray(Y)
     trained, sign, grid = Y.min(axis=0) != Y.max(axis=0), 2 * Y - 1, list(proto.grids["C"])
 
@@ -754,10 +756,10 @@ def binary_svm_primal_excess(dataset, proto) -> float:
 def compare_binary_svm(dataset, proto) -> None:
     """Binary-SVM's C axis: LIBLINEAR point tasks (the reference) against the ALM's warm path task, where the ALM is
     the default; then on Fig. 2's meta-level features (the exact protocol's, so Reuters-21578's too)."""
-    X, Y, _, _ = _split(dataset, proto, 0)
+    X, Y, _, _ = fold_data(dataset, proto, 0)
     if baselines_module._binary_svm_auto_solver(X) == "alm":
         compare_c_axis(dataset, proto, "Binary-SVM", "liblinear", "LIBLINEAR", binary_svm_primal_excess)
-    n_columns = Y.shape[1] * (3 * proto.k_meta + 2)
+    n_columns = Y.shape[1] * (3 * proto.meta_k + 2)
     if n_columns > baselines_module._ALM_MAX_SPARSE_FEATURES:
         compare_binary_svm_wide(dataset, proto)
         return
@@ -778,8 +780,8 @@ def compare_binary_svm_wide(dataset, proto, n_labels=4) -> None:
     fits, the validation MAP of those labels; and the ALM's warm path over the whole C grid, per label."""
     from labelrank.baselines import BinarySVM
 
-    X, Y, X_val, Y_val = _split(dataset, proto, 0)
-    X, X_val = concatenated_meta_features(*meta_features(dataset, 0, proto)[:2], proto.k_meta, proto.k_max)
+    X, Y, X_val, Y_val = fold_data(dataset, proto, 0)
+    X, X_val = concatenated_meta_features(*meta_features(dataset, 0, proto)[:2], proto.meta_k, proto.k_max)
     trained = np.flatnonzero(np.asarray(Y).min(axis=0) != np.asarray(Y).max(axis=0))  # the others: a constant
     labels = trained[:n_labels]
     Y, Y_val = np.asarray(Y)[:, labels], np.asarray(Y_val)[:, labels]
@@ -816,7 +818,7 @@ def compare_lightgbm(dataset, proto) -> None:
 
     from labelrank.rankers import LightGBMLambdaRank
 
-    Y_fit, _, Zf, Ze = _ranker_inputs(dataset, 50, 0, proto)
+    Y_fit, _, Zf, Ze = ranker_inputs(dataset, 50, 0, proto)
     kept = np.asarray(Y_fit).any(axis=0)
     Z, Y = np.asarray(Zf, dtype=np.float64), np.asarray(Y_fit)[:, kept]
     n, m, d = Z.shape
@@ -839,7 +841,7 @@ def compare_iblr(dataset, proto) -> None:
     """IBLR's k axis on fold 0 with its logistic regressions on the dense standardised label frequencies (the
     reference) and on the sparse frequencies (its default where at most a quarter are nonzero): CPU s, the share of
     nonzero frequencies and the largest difference of the test probabilities."""
-    X, Y, Xt, _ = _split(dataset, proto, 0)
+    X, Y, Xt, _ = fold_data(dataset, proto, 0)
     print(f"-- {dataset}: IBLR, k axis x{len(proto.grids['k'])}, fold 0: regressions on dense vs sparse frequencies")
     for k in proto.grids["k"]:
         seconds, scores = {}, {}
@@ -886,8 +888,8 @@ def fig2_binary_svm_sampled(dataset, proto, n_labels) -> dict:
     per label, scaled to every such label and fold: a row of the Fig. 2 table, marked as extrapolated."""
     from labelrank.baselines import BinarySVM
 
-    X, Y, _, _ = _split(dataset, proto, 0)
-    X, _ = concatenated_meta_features(*meta_features(dataset, 0, proto)[:2], proto.k_meta, proto.k_max)
+    X, Y, _, _ = fold_data(dataset, proto, 0)
+    X, _ = concatenated_meta_features(*meta_features(dataset, 0, proto)[:2], proto.meta_k, proto.k_max)
     trained = np.flatnonzero(np.asarray(Y).min(axis=0) != np.asarray(Y).max(axis=0))
     labels = trained[:n_labels]
     grid = list(proto.grids["C"])
@@ -936,7 +938,7 @@ def main() -> None:
         unit = best_of(2, dataset, "Binary-SVM", middle_params(proto.methods["Binary-SVM"], proto), proto)
         units[dataset] = unit
         features = "meta" if args.fig2 else "original"
-        methods = [m for m in args.methods if m in proto.fig2_methods] if args.fig2 else args.methods
+        methods = [m for m in args.methods if m in experiments.FIG2_METHODS] if args.fig2 else args.methods
         print(f"\n== {dataset}: fold 0 of {proto.n_folds}, one thread; unit = Binary-SVM point = {unit:.3f} CPU s"
               + ("; Fig. 2's runs (meta-level features)" if args.fig2 else ""))
         print(f"{'method':15} {'point s':>9} {'/ unit':>8} {'axis':>9} {'axis s':>9} {'capped':>7} "

@@ -15,7 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from labelrank._validation import shorten
+from labelrank.validation import shorten
 from labelrank.runfiles import ORDERS, RunFileError, parse_decimal, parse_int, unknown_label
 
 __all__ = ["Run", "read_truth", "read_runs", "ordered_run"]

@@ -17,7 +17,7 @@ PAGES = {
     "labelrank.hierarchy": "hierarchy", "labelrank.cost": "cost", "labelrank.metrics": "metrics",
     "labelrank.metrics.significance": "metrics", "labelrank.metrics.hemkit": "metrics",
     "labelrank.features": "features", "labelrank.distance_kernels": "features", "labelrank.rankers": "rankers",
-    "labelrank.rankers.pairwise_svm": "rankers", "labelrank.meta_ranker": "meta_ranker",
+    "labelrank.rankers.pairwise_svm": "rankers", "labelrank.rankers.simplex_qp": "rankers", "labelrank.meta_ranker": "meta_ranker",
     "labelrank.baselines": "baselines", "labelrank.logistic": "baselines", "labelrank.threshold": "threshold", "labelrank.datasets": "datasets",
     "labelrank.paths": "datasets", "labelrank.optional": "datasets",
     "labelrank.cli": "cli", "labelrank.runfiles": "cli", "labelrank.evaluation": "cli",

@@ -1,11 +1,11 @@
-"""labelrank._cache.ResultCache: keys follow the arguments and a stable name, never where the code lives."""
+"""labelrank.cache.ResultCache: keys follow the arguments and a stable name, never where the code lives."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from labelrank._cache import ResultCache
+from labelrank.cache import ResultCache
 
 CALLS = {"n": 0}
 
@@ -141,7 +141,7 @@ def test_entries_are_trusted_under_their_own_key_only(tmp_path, monkeypatch):
     """The key lives outside the cache folder, readable by its owner alone; another key trusts no entry."""
     import stat
 
-    from labelrank import _cache
+    from labelrank import cache as _cache
 
     monkeypatch.setattr(_cache, "_KEYS", {})
     monkeypatch.setenv("LABELRANK_CACHE_KEY_FILE", str(tmp_path / "keys" / "mine"))

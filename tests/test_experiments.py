@@ -112,9 +112,10 @@ def proto(**changes) -> ex.Protocol:
         patience=1,
         widen_points=1,
         max_widen=2,
-        k_meta=3,
+        meta_k=3,
         methods=METHODS,
-        fig2_methods=ex.FIG2_METHODS,
+        meta_methods={ex.SYNTHETIC: ex.FIG2_METHODS},
+        reference="MLC-ListNet",
     )
     return dataclasses.replace(base, **changes)
 
@@ -173,7 +174,7 @@ def test_staged_methods_are_searched_staged_and_left_out_of_the_full_grids(sandb
     monkeypatch.setattr(importlib.import_module("labelrank.protocol.results"), "run_full_grids", stop)
     methods = {m: s for m, s in METHODS.items() if m.startswith("StandIn")}
     with pytest.raises(RuntimeError, match="stopped"):
-        ex.results(dataclasses.replace(p, methods=methods, fig2_methods=()), progress=False)
+        ex.results(dataclasses.replace(p, methods=methods, meta_methods={}, reference=None), progress=False)
     assert pooled == [(ex.SYNTHETIC, "StandIn-kC", "original")]
     tuned = []
     monkeypatch.setattr(ex, "staged_and_full", lambda dataset, method, **kw: tuned.append(method) or (staged, staged))
@@ -221,9 +222,9 @@ def test_folds_and_tuning_subsample(cache):
     p = proto(tune_subsample={ex.SYNTHETIC: 60})
     rows = ex.tuning_rows(150, ex.SYNTHETIC, p)
     assert rows.size == 60 and np.unique(rows).size == 60
-    X_fit, Y_fit, X_val, Y_val = engine_data._split(ex.SYNTHETIC, p, 0)
+    X_fit, Y_fit, X_val, Y_val = engine_data.fold_data(ex.SYNTHETIC, p, 0)
     assert X_fit.shape[0] + X_val.shape[0] == 60
-    X_tr, _, X_te, _ = engine_data._split(ex.SYNTHETIC, p, -1)
+    X_tr, _, X_te, _ = engine_data.fold_data(ex.SYNTHETIC, p, -1)
     assert (X_tr.shape[0], X_te.shape[0]) == (150, 75)
 
 
@@ -340,7 +341,7 @@ def test_meta_features_are_float32_and_sliceable(cache):
     assert Z_fit.shape[0] + Z_eval.shape[0] == 150 and kept.all()
     from labelrank.features import MetaLevelFeatures, NeighborDistances
 
-    X_fit, Y_fit, X_val, _ = engine_data._split(ex.SYNTHETIC, p, 0)
+    X_fit, Y_fit, X_val, _ = engine_data.fold_data(ex.SYNTHETIC, p, 0)
     direct = MetaLevelFeatures(k=10).fit(X_fit, Y_fit).transform(X_val)
     np.testing.assert_allclose(NeighborDistances(np.asarray(Z_eval), p.k_max).features(10), direct, rtol=1e-5,
                                atol=1e-5)
@@ -459,12 +460,12 @@ def test_convergence_warnings_are_counted_not_printed(recwarn):
 
     from sklearn.exceptions import ConvergenceWarning
 
-    with fits._ConvergenceWarnings() as caught:
+    with fits.ConvergenceCounter() as caught:
         warnings.warn("stopped at max_iter", ConvergenceWarning)
         warnings.warn("stopped again", ConvergenceWarning)
     assert caught.count == 2 and len(recwarn) == 0
     # any other warning is issued again
-    with fits._ConvergenceWarnings() as caught:
+    with fits.ConvergenceCounter() as caught:
         warnings.warn("stopped", ConvergenceWarning)
         warnings.warn("something else", RuntimeWarning)
     assert caught.count == 1 and [w.category for w in recwarn] == [RuntimeWarning]
@@ -546,7 +547,7 @@ def test_command_line_exact_runs_the_papers_protocol(tmp_path, monkeypatch, caps
     def stop(proto, datasets, also=()):
         searches = {d: proto.search_for(d) for d in proto.datasets}
         raise ValueError(f"search={searches} staged={proto.staged_methods} subsample={proto.tune_subsample} "
-                         f"fig2={proto.fig2_datasets}")
+                         f"fig2={ex.fig2_datasets(proto)}")
 
     monkeypatch.setenv("LABELRANK_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(ex, "results", stop)
@@ -565,8 +566,8 @@ def test_exact_protocol_runs_what_the_profile_leaves_out(cache):
     on a data set the profile leaves out of it; each table's cross-validated MAP is recomputed here by hand."""
     from labelrank.metrics import average_precision
 
-    p = proto(methods={m: ex.METHODS[m] for m in ("MLC-ListNet", "ML-kNN")}, fig2_methods=("ML-kNN",),
-              tune_subsample={ex.SYNTHETIC: 60}, fig2_exclude=(ex.SYNTHETIC,))
+    p = proto(methods={m: ex.METHODS[m] for m in ("MLC-ListNet", "ML-kNN")}, meta_methods={},
+              tune_subsample={ex.SYNTHETIC: 60})
     X, Y, _, _ = engine_data.load_data(ex.SYNTHETIC, p)
     for q, n_rows, features in ((p, 60, {"original"}), (ex.exact(p), 150, {"original", "meta"})):
         table = ex.results(q, progress=False)
@@ -587,9 +588,9 @@ def _worker_task(seconds: float) -> int:
     import os
     import time
 
-    from labelrank.protocol import fits
+    from labelrank.protocol import start_task
 
-    fits._start_task(1)
+    start_task(1)
     time.sleep(seconds)
     return os.getpid()
 
@@ -673,11 +674,11 @@ def test_a_run_stops_its_workers_first_thing_at_exit(tmp_path):
         "import os, sys\n"
         "sys.path.insert(0, %r)\n"
         "os.environ['LABELRANK_N_JOBS'] = '2'\n"
-        "from labelrank._cache import ResultCache\n"
-        "from labelrank.protocol import fits\n"
+        "from labelrank.cache import ResultCache\n"
+        "from labelrank.protocol import tasks\n"
         "from test_experiments import _task_marking_its_finalisation as task\n"
         "cache = ResultCache(task, 'marking', root=%r)\n"
-        "print(os.getpid(), sorted(set(fits._run_calls([(cache, (%r, i)) for i in range(6)], 'tasks', False))))\n"
+        "print(os.getpid(), sorted(set(tasks.run_calls([(cache, (%r, i)) for i in range(6)], 'tasks', False))))\n"
         % (str(Path(__file__).parent), str(tmp_path / "cache"), str(tmp_path)))
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -721,15 +722,15 @@ _METRIC_COLUMNS = list(METRICS)
 @pytest.mark.parametrize("method", ["MLC-SVM-MAP", "MLC-RankSVM-IR"])
 def test_a_warm_path_starts_with_the_cold_fit(cache, method):
     """The first value of a path is fitted cold: exactly the point task's result; the later ones are warm."""
-    from labelrank.protocol.fits import _cv_path_uncached, _cv_point_uncached, _params_key
+    from labelrank.protocol.fits import cv_path_task, cv_point_task, params_key
 
     p = proto()
     key, values = p.data_key(ex.SYNTHETIC), (0.01, 1.0, 100.0)
     assert METHODS[method].path_axis == "C"
-    path = _cv_path_uncached(ex.SYNTHETIC, key, method, _params_key({"k": 10}), "C", values, 0, "v", p, 1)
+    path = cv_path_task(ex.SYNTHETIC, key, method, params_key({"k": 10}), "C", values, 0, "v", p, 1)
     assert len(path) == len(values)
     for value, warm in zip(values, path):
-        cold = _cv_point_uncached(ex.SYNTHETIC, key, method, "original", _params_key({"k": 10, "C": value}),
+        cold = cv_point_task(ex.SYNTHETIC, key, method, "original", params_key({"k": 10, "C": value}),
                                   0, "v", p, 1)
         for metric in ("MAP", "RankLoss", "Micro-F1"):
             if value == values[0]:
@@ -762,14 +763,14 @@ def test_the_full_search_walks_the_warm_axis_and_chooses_as_cold_fits(cache, met
 def test_a_baseline_warm_path_starts_with_the_cold_fit(cache, features):
     """Binary-SVM's C axis as one task (on the original features or Fig. 2's meta-level ones): the first value
     exactly the point task's result, the later ones the same optimum within the solver's tolerance."""
-    from labelrank.protocol.fits import _cv_path_uncached, _cv_point_uncached, _params_key
+    from labelrank.protocol.fits import cv_path_task, cv_point_task, params_key
 
     p = proto()
     key, values = p.data_key(ex.SYNTHETIC), (0.01, 1.0, 100.0)
     assert METHODS["Binary-SVM"].path_axis == "C"
-    path = _cv_path_uncached(ex.SYNTHETIC, key, "Binary-SVM", (), "C", values, 0, "v", p, 1, features)
+    path = cv_path_task(ex.SYNTHETIC, key, "Binary-SVM", (), "C", values, 0, "v", p, 1, features)
     for value, warm in zip(values, path):
-        cold = _cv_point_uncached(ex.SYNTHETIC, key, "Binary-SVM", features, _params_key({"C": value}), 0, "v", p,
+        cold = cv_point_task(ex.SYNTHETIC, key, "Binary-SVM", features, params_key({"C": value}), 0, "v", p,
                                   1)
         for metric in _METRIC_COLUMNS:
             if value == values[0]:
@@ -777,7 +778,7 @@ def test_a_baseline_warm_path_starts_with_the_cold_fit(cache, features):
             else:
                 assert warm[metric] == pytest.approx(cold[metric], abs=0.02, nan_ok=True)
     with pytest.raises(ValueError, match="features must be 'original' or 'meta' for the baseline Binary-SVM"):
-        _cv_path_uncached(ex.SYNTHETIC, key, "Binary-SVM", (), "C", values, 0, "v", p, 1)
+        cv_path_task(ex.SYNTHETIC, key, "Binary-SVM", (), "C", values, 0, "v", p, 1)
 
 
 def test_the_full_search_walks_a_baselines_warm_axis_and_chooses_as_cold_fits(cache):
@@ -796,19 +797,19 @@ def test_the_full_search_walks_a_baselines_warm_axis_and_chooses_as_cold_fits(ca
 @pytest.mark.parametrize("method", ["MLC-ListNet", "MLC-LambdaRank", "MLC-LightGBM"])
 def test_a_batch_path_equals_one_fit_per_learning_rate(cache, method):
     """Along the batch axis one fit trains every learning rate: each result is the point task's, number for number."""
-    from labelrank.protocol.fits import _cv_path_uncached, _cv_point_uncached, _params_key
+    from labelrank.protocol.fits import cv_path_task, cv_point_task, params_key
 
     p = proto()
     key, values = p.data_key(ex.SYNTHETIC), (1e-3, 3e-2, 1e-1)
     assert METHODS[method].path_axis == "learning_rate"
-    path = _cv_path_uncached(ex.SYNTHETIC, key, method, _params_key({"k": 10}), "learning_rate", values, 1, "v", p,
+    path = cv_path_task(ex.SYNTHETIC, key, method, params_key({"k": 10}), "learning_rate", values, 1, "v", p,
                              1)
     for value, batched in zip(values, path):
-        point = _cv_point_uncached(ex.SYNTHETIC, key, method, "original",
-                                   _params_key({"k": 10, "learning_rate": value}), 1, "v", p, 1)
+        point = cv_point_task(ex.SYNTHETIC, key, method, "original",
+                                   params_key({"k": 10, "learning_rate": value}), 1, "v", p, 1)
         assert {m: batched[m] for m in _METRIC_COLUMNS} == {m: point[m] for m in _METRIC_COLUMNS}
     with pytest.raises(ValueError, match="no path along 'C'"):
-        _cv_path_uncached(ex.SYNTHETIC, key, method, _params_key({"k": 10}), "C", (1.0,), 1, "v", p, 1)
+        cv_path_task(ex.SYNTHETIC, key, method, params_key({"k": 10}), "C", (1.0,), 1, "v", p, 1)
 
 
 def test_the_full_search_batches_learning_rates_and_equals_point_tasks(cache):
@@ -852,13 +853,13 @@ def test_run_full_grids_runs_every_methods_tasks_in_one_pool_for_tune_to_read(ca
     p = proto(grids={**proto().grids, "k": (10, 20), "C": (0.1, 10.0)}, max_widen=0)  # no widened C grids
     jobs = [(ex.SYNTHETIC, "ML-kNN", "original"), (ex.SYNTHETIC, "Binary-SVM", "original"),
             (ex.SYNTHETIC, "MLC-RankSVM-IR", "meta")]
-    pools, run_calls = [], search._run_calls
+    pools, run_calls = [], search.run_calls
 
     def spy(calls, desc, progress):
         pools.append(([(c.name, task[2]) for c, task in calls], all(c.check_call_in_cache(*task) for c, task in calls)))
         return run_calls(calls, desc, progress)
 
-    monkeypatch.setattr(search, "_run_calls", spy)
+    monkeypatch.setattr(search, "run_calls", spy)
     ex.run_full_grids(jobs, p, progress=False)
     (order, _), = pools
     n, n_k = p.n_folds, len(p.grids["k"])
@@ -879,17 +880,17 @@ def test_run_full_grids_hands_out_independent_calls_first_in_its_pool(cache, mon
     """``also``: a study's own cached calls go first, in their order, into the one pool of the grids' tasks, and are
     in the cache afterwards."""
     import labelrank.protocol.search as search
-    from labelrank._cache import ResultCache
+    from labelrank.cache import ResultCache
 
     p = proto(grids={**proto().grids, "k": (10, 20), "C": (0.1, 10.0)}, max_widen=0)
     extra = ResultCache(divmod, "divmod", root=cache)
-    pools, run_calls = [], search._run_calls
+    pools, run_calls = [], search.run_calls
 
     def spy(calls, desc, progress):
         pools.append([c.name for c, _ in calls])
         return run_calls(calls, desc, progress)
 
-    monkeypatch.setattr(search, "_run_calls", spy)
+    monkeypatch.setattr(search, "run_calls", spy)
     ex.run_full_grids([(ex.SYNTHETIC, "Binary-SVM", "original")], p, progress=False,
                       also=[(extra, (9, 4)), (extra, (7, 2))])
     (names,) = pools
@@ -918,7 +919,7 @@ def test_final_fits_of_every_data_set_run_in_one_pool_the_longest_first(monkeypa
         pools.append([(task[0], task[2]) for _, task in calls])
         return [{"fit": (task[0], task[2])} for _, task in calls]
 
-    monkeypatch.setattr(res, "_run_calls", spy)
+    monkeypatch.setattr(res, "run_calls", spy)
     outputs = res._final_fits(tuned, cells, p, progress=False)
     scale = {}
     for d in datasets:
@@ -955,7 +956,7 @@ def test_the_chapter_extras_calls_are_those_the_comparisons_run(monkeypatch):
         ran.update((c.name, c.key(*task)) for c, task in calls)
         raise Stop
 
-    monkeypatch.setattr(ex, "_run_calls", record)
+    monkeypatch.setattr(ex, "run_calls", record)
     for dataset in names:
         for d, method in ex.CHAPTER_EXTRAS["splitting"]:
             if d == dataset:

@@ -1,4 +1,4 @@
-"""Tests of the paper's eight metrics (labelrank.metrics.ranking, .decision, .suite) and of labelrank._validation.
+"""Tests of the paper's eight metrics (labelrank.metrics.ranking, .decision, .suite) and of labelrank.validation.
 
 Hand-computed values, brute-force re-implementations straight from the equations, cross-checks against
 scikit-learn where the definitions coincide, explicit tests of where they differ, and hypothesis properties.
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn import metrics as skm
 
-import labelrank._validation as validation
+import labelrank.validation as validation
 from labelrank.metrics import (
     METRICS,
     TIE_RULES,

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from test_pairwise_svm import lbfgs_dual_weights, liblinear_weights, random_problem
 
 from labelrank.rankers import RankSVMIR
-from labelrank.rankers import _pair_maps, pairwise_newton
+from labelrank.rankers import pair_maps, pairwise_newton
 from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm
 from labelrank.rankers.pairwise_svm import fit_pairwise_hinge, pair_margins, rank_svm_pairs
 
@@ -214,17 +214,17 @@ def easy_ranking_pairs(seed, n=80, m=20, d=5, shift=4.0):
 def fit_recording_working_sets(F, a, b, C, tol=1e-8):
     """fit_pairwise_hinge_alm with shrinking, and the sizes of the working sets its inner solves ran on."""
     sizes = []
-    subset = _pair_maps._Pairs.subset
+    subset = pair_maps._Pairs.subset
 
     def recording(self, pairs):
         sizes.append(pairs.size)
         return subset(self, pairs)
 
-    _pair_maps._Pairs.subset = recording
+    pair_maps._Pairs.subset = recording
     try:
         return fit_pairwise_hinge_alm(F, a, b, C, tol=tol), sizes
     finally:
-        _pair_maps._Pairs.subset = subset
+        pair_maps._Pairs.subset = subset
 
 
 @settings(max_examples=25, deadline=None)
@@ -277,11 +277,11 @@ def test_the_working_set_is_small_where_few_pairs_are_near_their_margin(seed, C)
 
 @pytest.mark.parametrize("C", [1e-2, 1.0, 1e4])
 def test_a_sampled_hessian_reaches_the_same_optimum(monkeypatch, C):
-    """Bands of more than _GRAM_SAMPLE pairs get their Newton system from a sample of pairs: another descent
+    """Bands of more than GRAM_SAMPLE pairs get their Newton system from a sample of pairs: another descent
     direction, the same optimum."""
     F, a, b = easy_ranking_pairs(5, shift=1.0)
     exact = fit_pairwise_hinge_alm(F, a, b, C, tol=1e-10)
-    monkeypatch.setattr(_pair_maps, "_GRAM_SAMPLE", 64)
+    monkeypatch.setattr(pair_maps, "GRAM_SAMPLE", 64)
     sampled = fit_pairwise_hinge_alm(F, a, b, C, tol=1e-10)
     assert exact.converged and sampled.converged
     assert sampled.primal_objective == pytest.approx(exact.primal_objective, rel=1e-9)
@@ -297,7 +297,7 @@ def test_pair_products_match_the_explicit_difference_matrix(nonzero, dtype):
     rng = np.random.default_rng(nonzero)
     r = np.zeros(a.size)
     r[rng.choice(a.size, nonzero, replace=False)] = rng.normal(size=nonzero)
-    Z = _pair_maps._Pairs(F.astype(dtype), a, b)
+    Z = pair_maps._Pairs(F.astype(dtype), a, b)
     assert Z.F.dtype == dtype
     np.testing.assert_allclose(Z.apply_t(r), (F[a] - F[b]).T @ r, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(Z.rows(np.arange(50)), F[a[:50]] - F[b[:50]], rtol=0, atol=0)
@@ -318,7 +318,7 @@ def test_the_newton_direction_solves_the_newton_system(seed, n_band, d, log_sigm
     rng = np.random.default_rng(seed)
     band = np.sort(rng.choice(60, n_band, replace=False))
     grad, sigma = rng.normal(size=d), 10.0**log_sigma
-    direction = _pair_maps._Pairs(F, a, b).newton_direction(band, sigma, grad)
+    direction = pair_maps._Pairs(F, a, b).newton_direction(band, sigma, grad)
     Zb = F[a[band]] - F[b[band]]
     np.testing.assert_allclose(direction + sigma * Zb.T @ (Zb @ direction), -grad,
                                atol=1e-9 * max(1.0, sigma * (Zb**2).sum()) * np.abs(grad).max())
@@ -345,7 +345,7 @@ def test_the_line_search_past_phis_resolution(monkeypatch):
     2.4 and scipy 1.17 it gets through), so the test pins what holds everywhere: with the rule, and with the exact
     step alone, the solve is certified, at the same optimum."""
     F, a, b = easy_ranking_pairs(262145, shift=6.921875)
-    monkeypatch.setattr(_pair_maps, "_WOODBURY_UP_TO", -1.0)
+    monkeypatch.setattr(pair_maps, "WOODBURY_UP_TO", -1.0)
     with_rule = fit_pairwise_hinge_alm(F, a, b, 10.0**5.59375, tol=1e-8)
     monkeypatch.setattr(pairwise_newton, "_RESOLUTION", 0.0)
     exact_step = fit_pairwise_hinge_alm(F, a, b, 10.0**5.59375, tol=1e-8)
@@ -392,9 +392,9 @@ def test_shrinking_must_be_a_bool():
 def test_the_screen_is_exact_below_the_threshold_and_a_lower_bound_above(seed, step, below):
     F, a, b = random_problem(seed, n_rows=50, d=4, n_pairs=300)
     rng = np.random.default_rng(seed)
-    Z = _pair_maps._Pairs(F, a, b)
+    Z = pair_maps._Pairs(F, a, b)
     w0 = rng.normal(size=4)
-    screen = _pair_maps._Screen(Z, w0)
+    screen = pair_maps._Screen(Z, w0)
     w = w0 + step * rng.normal(size=4)
     exact = (F[a] - F[b]) @ w
     u = screen.margins(w, below)
@@ -532,7 +532,7 @@ def label_pairs_problem(seed, n=30, d=4, m=4):
 @given(seed=st.integers(0, 10**6), m=st.integers(2, 6), d=st.integers(1, 6), share=st.floats(0.0, 1.0))
 def test_label_pair_maps_match_the_explicit_matrix(seed, m, d, share):
     F, inst, rel, irr, m, Z = label_pairs_problem(seed, d=d, m=m)
-    maps = _pair_maps._LabelPairs(F, inst, rel, irr, m)
+    maps = pair_maps._LabelPairs(F, inst, rel, irr, m)
     rng = np.random.default_rng(seed)
     w, r = rng.normal(size=Z.shape[1]), rng.normal(size=inst.size) * (rng.random(inst.size) < share)
     assert maps.dim == Z.shape[1] and maps.n_pairs == inst.size and maps.coef_shape == (m, d + 1)
@@ -559,7 +559,7 @@ def test_label_pairs_newton_direction_solves_the_newton_system(seed, share, log_
     rng = np.random.default_rng(seed)
     band = np.flatnonzero(rng.random(inst.size) < share)
     grad, sigma = rng.normal(size=Z.shape[1]), 10.0**log_sigma
-    direction = _pair_maps._LabelPairs(F, inst, rel, irr, m).newton_direction(band, sigma, grad)
+    direction = pair_maps._LabelPairs(F, inst, rel, irr, m).newton_direction(band, sigma, grad)
     Zb = Z[band]
     np.testing.assert_allclose(direction + sigma * Zb.T @ (Zb @ direction), -grad,
                                atol=1e-9 * max(1.0, sigma * (Zb**2).sum()) * np.abs(grad).max())
@@ -575,11 +575,11 @@ def test_an_updated_newton_system_solves_the_new_band(seed, n_changed, log_sigma
     rng = np.random.default_rng(seed)
     if labels:
         F, inst, rel, irr, m, Zx = label_pairs_problem(seed, n=25, d=3, m=4)
-        make = lambda: _pair_maps._LabelPairs(F, inst, rel, irr, m)  # noqa: E731
+        make = lambda: pair_maps._LabelPairs(F, inst, rel, irr, m)  # noqa: E731
     else:
         F, a, b = random_problem(seed, n_rows=60, d=6, n_pairs=80)
         Zx = F[a] - F[b]
-        make = lambda: _pair_maps._Pairs(F, a, b)  # noqa: E731
+        make = lambda: pair_maps._Pairs(F, a, b)  # noqa: E731
     n_pairs, dim = Zx.shape
     sigma = 10.0**log_sigma
     first = np.sort(rng.choice(n_pairs, max(dim, n_pairs * 2 // 3), replace=False))
@@ -587,14 +587,14 @@ def test_an_updated_newton_system_solves_the_new_band(seed, n_changed, log_sigma
     second = np.setxor1d(first, flip)
     grad = rng.normal(size=dim)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_pair_maps, "_UPDATE_FROM_DIM", 1)
+        mp.setattr(pair_maps, "UPDATE_FROM_DIM", 1)
         Z = make()
         Z.newton_direction(first, sigma, rng.normal(size=dim))
         factored = Z.factored
         assert factored is not None and factored.band is first
         direction = Z.newton_direction(second, sigma, grad)
         fresh = make().newton_direction(second, sigma, grad)
-    if second.size >= min(dim, _pair_maps._CHUNK):
+    if second.size >= min(dim, pair_maps._CHUNK):
         assert Z.factored is factored  # updated, not factored anew
     Zb = Zx[second]
     scale = max(1.0, sigma * (Zb**2).sum()) * np.abs(grad).max()
@@ -602,11 +602,11 @@ def test_an_updated_newton_system_solves_the_new_band(seed, n_changed, log_sigma
     np.testing.assert_allclose(direction, fresh, atol=1e-8 * scale)
     # another sigma is factored anew, and so is a band that changes more than _UPDATE_RANK pairs
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_pair_maps, "_UPDATE_FROM_DIM", 1)
+        mp.setattr(pair_maps, "UPDATE_FROM_DIM", 1)
         Z.newton_direction(first, 2.0 * sigma, grad)
         assert Z.factored is not factored and Z.factored.sigma == 2.0 * sigma
-        if n_changed and second.size >= min(dim, _pair_maps._CHUNK):
-            mp.setattr(_pair_maps, "_UPDATE_RANK", n_changed - 1)
+        if n_changed and second.size >= min(dim, pair_maps._CHUNK):
+            mp.setattr(pair_maps, "_UPDATE_RANK", n_changed - 1)
             Z = make()
             Z.newton_direction(first, sigma, grad)
             factored = Z.factored
@@ -624,10 +624,10 @@ def test_low_rank_updates_reach_the_same_certified_optimum(seed, C):
     runs = {}
     for name, from_dim in (("factored", 10**9), ("updated", 1)):
         factorisations = []
-        original = _pair_maps._system_solver
+        original = pair_maps._system_solver
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(_pair_maps, "_UPDATE_FROM_DIM", from_dim)
-            mp.setattr(_pair_maps, "_system_solver", lambda G, s: factorisations.append(1) or original(G, s))
+            mp.setattr(pair_maps, "UPDATE_FROM_DIM", from_dim)
+            mp.setattr(pair_maps, "_system_solver", lambda G, s: factorisations.append(1) or original(G, s))
             res = fit_pairwise_hinge_alm(F, inst, inst, C * weights, pos_blocks=rel, neg_blocks=irr, n_blocks=m,
                                          tol=1e-8)
         runs[name] = res, len(factorisations)

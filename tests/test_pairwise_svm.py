@@ -412,7 +412,7 @@ def test_pair_margins():
         (dict(pos_rows=[0], neg_rows=[1], pos_blocks=[0]), ValueError, "pos_blocks and neg_blocks"),
         (dict(pos_rows=[0], neg_rows=[1], pos_blocks=[0], neg_blocks=[3], n_blocks=2), ValueError,
          "n_blocks must exceed every block index"),
-        # labelrank._validation.check_real's wording, shared by every positive real parameter (was "tol must be > 0")
+        # labelrank.validation.check_real's wording, shared by every positive real parameter (was "tol must be > 0")
         (dict(pos_rows=[0], neg_rows=[1], tol=0), ValueError, "tol must be positive and finite, got 0"),
         (dict(pos_rows=[0], neg_rows=[1], tol="1e-3"), TypeError, "tol must be a positive number, got '1e-3'"),
         (dict(pos_rows=[0], neg_rows=[1], max_iter=0), ValueError, "max_iter must be >= 1"),

@@ -35,9 +35,9 @@ from labelrank.rankers import (
 )
 import labelrank.rankers.gradient as gradient_module
 from labelrank.rankers.gradient import _Network
-from labelrank.rankers.losses import _listnet_target
+from labelrank.rankers.losses import listnet_target
 import labelrank.rankers.svm as svm_module
-from labelrank.rankers._simplex_qp import solve_simplex_qp
+from labelrank.rankers.simplex_qp import solve_simplex_qp
 
 
 def hidden_linear_problem(seed=0, n=160, m=8, d=6, noise=0.3):
@@ -286,7 +286,7 @@ def test_listnet_targets_computed_once_are_each_batchs_targets(seed, target):
     rng = np.random.default_rng(seed)
     Y = (rng.random((30, int(rng.integers(2, 12)))) < rng.uniform(0.05, 0.9)).astype(int)
     batch = rng.choice(30, size=int(rng.integers(1, 17)), replace=False)
-    np.testing.assert_array_equal(ListNet(target=target)._targets(Y)[batch], _listnet_target(Y[batch], target)[0])
+    np.testing.assert_array_equal(ListNet(target=target)._targets(Y)[batch], listnet_target(Y[batch], target)[0])
 
 
 def test_fit_learning_rates_rejects_bad_rates():
@@ -556,12 +556,12 @@ def test_simplex_qp_meets_the_kkt_conditions_on_singular_problems(seed, T, d, lo
 def test_simplex_qp_steps_along_a_null_direction_when_the_free_set_is_singular():
     """Two identical planes free at once (no Cholesky factor): the objective rises linearly along their difference,
     so the step goes to the bound; then the trivial plane (a = 0) and the better one share the total."""
-    from labelrank.rankers import _simplex_qp
+    from labelrank.rankers import simplex_qp
 
     A = np.array([[0.0], [1.0], [1.0]])
     b = np.array([0.0, 1.0, 0.5])
     alpha = np.array([0.0, 5.0, 5.0])
-    n_iter, optimal, n_eigen = _simplex_qp._solve(A @ A.T, b, alpha, 10.0, 1e-12, 100)
+    n_iter, optimal, n_eigen = simplex_qp._solve(A @ A.T, b, alpha, 10.0, 1e-12, 100)
     assert optimal and n_eigen > 0  # the eigendecomposition was used
     np.testing.assert_allclose(alpha, [9.0, 1.0, 0.0], atol=1e-12)
     again = np.array([0.0, 5.0, 5.0])
@@ -575,7 +575,7 @@ def test_simplex_qp_factor_updates_give_the_cholesky_factor_of_the_free_block(se
     """The QP's factor kept through coordinates entering (a row appended) and leaving (a row deleted, Givens
     rotations) in any order is numpy's Cholesky factor of the free block in that order (up to rounding), lower
     triangular with a positive diagonal; appending every coordinate in turn is the factorisation itself."""
-    from labelrank.rankers import _simplex_qp
+    from labelrank.rankers import simplex_qp
 
     rng = np.random.default_rng(seed)
     A = rng.normal(size=(T, T + 2))
@@ -585,12 +585,12 @@ def test_simplex_qp_factor_updates_give_the_cholesky_factor_of_the_free_block(se
         outside = np.setdiff1d(np.arange(T), order[:n])
         if n and (not outside.size or rng.uniform() < 0.4):  # one leaves
             a = int(rng.integers(n))
-            _simplex_qp._delete(L, n, a)
+            simplex_qp._delete(L, n, a)
             order[a : n - 1] = order[a + 1 : n].copy()
             n -= 1
         else:  # one enters
             order[n] = rng.choice(outside)
-            assert _simplex_qp._append(L, n, G, order, order[n])
+            assert simplex_qp._append(L, n, G, order, order[n])
             n += 1
         if n == 0:
             continue
@@ -600,11 +600,11 @@ def test_simplex_qp_factor_updates_give_the_cholesky_factor_of_the_free_block(se
         np.testing.assert_array_equal(np.triu(L[:n, :n], 1), 0.0)
     fresh = np.zeros((T, T))
     perm = rng.permutation(T)
-    assert _simplex_qp._factor(fresh, G, perm, T)  # whatever the order of the coordinates
+    assert simplex_qp.cholesky_factor(fresh, G, perm, T)  # whatever the order of the coordinates
     np.testing.assert_allclose(fresh, np.linalg.cholesky(G[np.ix_(perm, perm)]), rtol=1e-10,
                                atol=1e-12 * np.abs(G).max())
     singular = np.ones((3, 3))  # rank one: the second pivot is not positive
-    assert not _simplex_qp._factor(np.zeros((3, 3)), singular, np.arange(3), 3)
+    assert not simplex_qp.cholesky_factor(np.zeros((3, 3)), singular, np.arange(3), 3)
 
 
 def test_simplex_qp_needs_a_float_array_it_can_solve_in_place():
@@ -1020,11 +1020,11 @@ def test_bad_hyperparameters(est, error, match):
 def test_log_softmax_rows_is_scipys_number_for_number(seed, n, m, scale):
     from scipy.special import log_softmax
 
-    from labelrank.rankers.losses import _log_softmax_rows
+    from labelrank.rankers.losses import log_softmax_rows
 
     rng = np.random.default_rng(seed)
     S = rng.normal(scale=scale, size=(n, m))
     S[rng.random((n, m)) < 0.05] = -np.inf  # a label scored minus infinity
     S[rng.random(n) < 0.1] = -np.inf  # a whole row of them
     with np.errstate(invalid="ignore"):
-        np.testing.assert_array_equal(_log_softmax_rows(S), log_softmax(S, axis=1))
+        np.testing.assert_array_equal(log_softmax_rows(S), log_softmax(S, axis=1))

@@ -103,7 +103,7 @@ def test_sparse_input_gives_the_dense_scores(make):
 @pytest.mark.parametrize(
     "make, error, message",
     [
-        # labelrank._validation.check_real's wording for every positive real parameter (was "C must be a positive
+        # labelrank.validation.check_real's wording for every positive real parameter (was "C must be a positive
         # number" for every bad C, a ValueError even for a string)
         (lambda: FlatRanker(C=0).fit(*data()), ValueError, "C must be positive and finite, got 0"),
         (lambda: FlatRanker(C=np.nan).fit(*data()), ValueError, "C must be positive and finite, got nan"),

@@ -9,7 +9,7 @@ found under ``labelrank.`` and decorated as a dataclass is rebuilt, from its fie
 views the array bytes (``numpy.frombuffer`` or, with ``mmap_mode="r"``, ``numpy.memmap``); nothing is unpickled,
 no code named by the file is run, and an array's dtype is never ``object``.
 
-:func:`encodable` tells whether a value fits; :mod:`labelrank._cache` stores one that does not as an authenticated
+:func:`encodable` tells whether a value fits; :mod:`labelrank.cache` stores one that does not as an authenticated
 pickle (its HMAC checked before it is loaded).
 
 Examples

@@ -62,7 +62,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from labelrank._validation import (check_choice, check_fit_input, check_magnitude,
+from labelrank.validation import (check_choice, check_fit_input, check_magnitude,
                                     check_positive_int, check_real, multilabel_tags)
 from labelrank.logistic import Design, ridge_logistic_newton, standardised_fit  # noqa: F401 (re-exported)
 from labelrank.threshold import LLSFThreshold
@@ -106,7 +106,7 @@ RANK_SVM_ALM_MAX_UNKNOWNS = 2048
 
 
 def _check_positive_real(value: Any, name: str) -> float:
-    """A positive, finite real hyper-parameter (``C``, ``tol``, ...): :func:`labelrank._validation.check_real`."""
+    """A positive, finite real hyper-parameter (``C``, ``tol``, ...): :func:`labelrank.validation.check_real`."""
     return check_real(value, name, low=0.0, low_inclusive=False)
 
 

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from labelrank._validation import shorten
+from labelrank.validation import shorten
 from labelrank.evaluation import HIERARCHICAL_MEASURES, document_scores, flat_tree, measure_name, score_run
 from labelrank.metrics.hierarchical import CONVENTIONS
 from labelrank.runfiles import (  # noqa: F401 - the readers and writers stay importable from here

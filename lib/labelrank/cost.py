@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from labelrank._validation import _describe, check_positive_int
+from labelrank.validation import describe_value, check_positive_int
 from labelrank.hierarchy import LabelTree
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ __all__ = [
 
 def _check_tree(tree: object) -> LabelTree:
     if not isinstance(tree, LabelTree):
-        raise TypeError(f"tree must be a labelrank.hierarchy.LabelTree, got {_describe(tree)}")
+        raise TypeError(f"tree must be a labelrank.hierarchy.LabelTree, got {describe_value(tree)}")
     return tree
 
 
@@ -686,7 +686,7 @@ def pairwise_matrix(
     """
     tree = _check_tree(tree)
     if not callable(func):
-        raise TypeError(f"func must be callable as func(tree, key, response), got {_describe(func)}")
+        raise TypeError(f"func must be callable as func(tree, key, response), got {describe_value(func)}")
     labels = resolve_labels(tree, labels)
     values = [[float(func(tree, k, r)) for r in labels] for k in labels]
     import pandas as pd

@@ -65,7 +65,7 @@ from sklearn.exceptions import NotFittedError
 
 from labelrank import distance_kernels as kernels
 from labelrank.optional import require
-from labelrank._validation import _describe, check_label_matrix, check_magnitude, check_positive_int
+from labelrank.validation import describe_value, check_label_matrix, check_magnitude, check_positive_int
 
 __all__ = ["BLOCKS", "MetaLevelFeatures", "NeighborDistances", "feature_names", "reference_features"]
 
@@ -213,7 +213,7 @@ class NeighborDistances:
 def _check_X(X: Any, name: str = "X") -> np.ndarray | sp.csr_matrix:
     """``X`` as a C-contiguous float64 array or a canonical float64 CSR matrix; finite, 2-D, non-empty."""
     if X is None or isinstance(X, (str, bytes)):
-        raise TypeError(f"{name} must be a 2-D array or scipy sparse matrix, got {_describe(X)}")
+        raise TypeError(f"{name} must be a 2-D array or scipy sparse matrix, got {describe_value(X)}")
     if sp.issparse(X):
         if X.ndim != 2:
             raise ValueError(f"{name} must be 2-D (n_instances, n_features), got shape {X.shape}")
@@ -234,7 +234,7 @@ def _check_X(X: Any, name: str = "X") -> np.ndarray | sp.csr_matrix:
         except (TypeError, ValueError) as exc:
             raise ValueError(f"{name} could not be converted to an array: {exc}") from exc
         if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
-            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype} in {_describe(X)}")
+            raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype} in {describe_value(X)}")
         if np.iscomplexobj(arr):
             raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
         if arr.ndim != 2:
@@ -407,7 +407,7 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
         ):
             raise ValueError(f"n_jobs must be None, -1 or a positive integer, got {self.n_jobs!r}")
         if isinstance(self.random_state, bool) or not isinstance(self.random_state, Integral):
-            raise TypeError(f"random_state must be an integer, got {_describe(self.random_state)}")
+            raise TypeError(f"random_state must be an integer, got {describe_value(self.random_state)}")
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "centroids_"):

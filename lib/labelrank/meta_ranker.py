@@ -26,7 +26,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from labelrank._validation import check_choice, check_fit_input, check_label_matrix, check_positive_int, multilabel_tags
+from labelrank.validation import check_choice, check_fit_input, check_label_matrix, check_positive_int, multilabel_tags
 from labelrank.features import MetaLevelFeatures
 from labelrank.rankers import RANKERS, check_meta_features, make_ranker
 from labelrank.threshold import LLSFThreshold

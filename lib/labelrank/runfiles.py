@@ -44,7 +44,7 @@ from functools import cached_property
 
 import numpy as np
 
-from labelrank._validation import shorten
+from labelrank.validation import shorten
 from labelrank.textcolumns import DECIMAL, INTEGER, Columns, first_unknown, repeats
 
 __all__ = ["RunFileError", "Run", "Truth", "read_truth", "read_run", "read_runs", "ordered_run", "write_truth",

@@ -23,7 +23,7 @@ from itertools import compress
 
 import numpy as np
 
-from labelrank._validation import shorten
+from labelrank.validation import shorten
 
 __all__ = ["Columns", "read_bytes", "code_column", "first_unknown", "numbers", "repeats", "INTEGER", "DECIMAL",
            "PARSE_FROM_BYTES", "NOT_PARSED"]

@@ -33,7 +33,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from labelrank._validation import check_choice, check_labels_and_scores, check_score_matrix
+from labelrank.validation import check_choice, check_labels_and_scores, check_score_matrix
 
 __all__ = ["rescale_scores", "optimal_thresholds", "LLSFThreshold"]
 

@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from labelrank._cache import ResultCache
+from labelrank.cache import ResultCache
 from labelrank.optional import require
 from labelrank.paths import cache_dir, replaced_atomically, unwritable_reason
 from labelrank.datasets.registry import (
@@ -200,7 +200,7 @@ PARSE_VERSION = 2
 
 
 def cached_parse(func, kind: str, name: str, *args):
-    """Call ``func(folder, *args)``, cached under ``cache_dir()/"parsed"/kind`` (:class:`labelrank._cache.ResultCache`).
+    """Call ``func(folder, *args)``, cached under ``cache_dir()/"parsed"/kind`` (:class:`labelrank.cache.ResultCache`).
 
     The cache key is the data set's file hashes, ``PARSE_VERSION`` and ``args`` (passed on, with the keywords
     ``hashes`` and ``version`` that the parsers accept and ignore), not the folder nor where the parser's code

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from labelrank._cache import ResultCache
+from labelrank.cache import ResultCache
 from labelrank.paths import cache_dir, unwritable_reason
 from labelrank.datasets.download import cached_parse
 from labelrank.datasets.registry import REGISTRY, SPLITS, Split, _check_split, _dataset

@@ -9,7 +9,7 @@ from typing import Literal
 
 import numpy as np
 
-from labelrank._validation import check_choice
+from labelrank.validation import check_choice
 
 #: dtype of every label matrix ``Y`` that :func:`load` returns: a wide signed integer, so that arithmetic on ``Y``
 #: (``2 * Y - 1``, ``Y.T @ Y``, ``Y.sum()``) neither wraps around nor overflows as uint8 would.

@@ -10,18 +10,18 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from labelrank.optional import require
-from labelrank._validation import _describe
+from labelrank.validation import describe_value
 
 
 def _folded(tree: Any, fold: Collection[str]) -> set[str]:
     """``fold`` and all descendants of its labels (validated)."""
     if isinstance(fold, str):
-        raise TypeError(f"fold must be a collection of labels, got the single string {_describe(fold)}")
+        raise TypeError(f"fold must be a collection of labels, got the single string {describe_value(fold)}")
     unknown = sorted(lab for lab in fold if lab not in tree._index)
     if unknown:
         raise ValueError(f"fold names unknown label(s) {unknown[:5]}")
     if tree._root in fold:
-        raise ValueError(f"fold cannot contain the root {_describe(tree._root)}")
+        raise ValueError(f"fold cannot contain the root {describe_value(tree._root)}")
     out = set(fold)
     for lab in fold:
         out |= tree.descendants(lab)

@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from labelrank._validation import _describe, shorten
+from labelrank.validation import describe_value, shorten
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's parser when PyYAML was built with it
 
@@ -47,7 +47,7 @@ def _construct_unique_mapping(loader: _TreeLoader, node: yaml.MappingNode, deep:
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:
             raise ValueError(
-                f"duplicate label {_describe(key)} in the tree file (lines {seen[key] + 1} and "
+                f"duplicate label {describe_value(key)} in the tree file (lines {seen[key] + 1} and "
                 f"{key_node.start_mark.line + 1})"
             )
         seen[key] = key_node.start_mark.line
@@ -60,9 +60,9 @@ _TreeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 def _check_label(label: Any, what: str) -> str:
     if not isinstance(label, str):
         hint = " (quote it in YAML: '0101')" if isinstance(label, (int, float)) else ""
-        raise TypeError(f"{what} must be a string, got {_describe(label)}{hint}")
+        raise TypeError(f"{what} must be a string, got {describe_value(label)}{hint}")
     if not label:
-        raise ValueError(f"{what} must be a non-empty string, got {_describe(label)}")
+        raise ValueError(f"{what} must be a non-empty string, got {describe_value(label)}")
     try:
         label.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate: no file can hold it
@@ -85,7 +85,7 @@ def read_parent_map(path: str | os.PathLike) -> Mapping[str, Any]:
     if isinstance(data, Mapping) and isinstance(data.get("parents"), Mapping):
         data = data["parents"]
     if not isinstance(data, Mapping):
-        raise ValueError(f"tree file {str(path)!r} must hold a YAML mapping label -> parent, got {_describe(data)}")
+        raise ValueError(f"tree file {str(path)!r} must hold a YAML mapping label -> parent, got {describe_value(data)}")
     return data
 
 

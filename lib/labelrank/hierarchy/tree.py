@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from labelrank._validation import _describe
+from labelrank.validation import describe_value
 from labelrank.hierarchy.io import _check_label, _mapping_line, _yaml_scalar, _yaml_value
 
 __all__ = ["LabelTree", "TreeArrays", "MAX_CHAIN_ENTRIES", "RMQ_MAX_ENTRIES"]
@@ -59,7 +59,7 @@ def _reachable(start: Iterable[str], links: Mapping[str, tuple[str, ...]]) -> fr
 
 
 class TreeArrays:
-    """Integer-indexed arrays describing a tree, for vectorized computations (see :class:`labelrank.cost.BDMIndex`).
+    r"""Integer-indexed arrays describing a tree, for vectorized computations (see :class:`labelrank.cost.BDMIndex`).
 
     For a DAG the arrays describe its *unfolding*: one row per root-to-node chain, ``node`` mapping each row back to
     the label index. For a tree the unfolding is the tree itself (``node[i] == i``). Rows are listed parents first.
@@ -253,7 +253,7 @@ class LabelTree:
 
     def __init__(self, parents: Mapping[str, tuple[str, ...]]) -> None:
         if not isinstance(parents, Mapping):
-            raise TypeError(f"parents must be a mapping label -> parent(s), got {_describe(parents)}")
+            raise TypeError(f"parents must be a mapping label -> parent(s), got {describe_value(parents)}")
         if len(parents) == 0:
             raise ValueError("parents must name at least one label (the root), got an empty mapping")
         self._parents: dict[str, tuple[str, ...]] = {}
@@ -261,20 +261,20 @@ class LabelTree:
             _check_label(label, "a label")
             ps = tuple(ps)
             for p in ps:
-                _check_label(p, f"the parent of {_describe(label)}")
+                _check_label(p, f"the parent of {describe_value(label)}")
             dup = sorted({p for p in ps if ps.count(p) > 1})
             if dup:
-                raise ValueError(f"label {_describe(label)} lists parent(s) {dup} more than once")
+                raise ValueError(f"label {describe_value(label)} lists parent(s) {dup} more than once")
             self._parents[label] = ps
         unknown = {p: c for c, ps in self._parents.items() for p in ps if p not in self._parents}
         if unknown:
             shown = sorted(unknown.items())[:5]
-            desc = ", ".join(f"{_describe(p)} (parent of {_describe(c)})" for p, c in shown)
+            desc = ", ".join(f"{describe_value(p)} (parent of {describe_value(c)})" for p, c in shown)
             desc += f" and {len(unknown) - 5:,} more" if len(unknown) > 5 else ""
             raise ValueError(f"unknown parent label(s): {desc}; every parent must also be listed as a label")
         roots = [lab for lab, ps in self._parents.items() if not ps]
         if len(roots) > 1:
-            raise ValueError(f"a LabelTree has exactly one root, got {len(roots)}: {_describe(roots)}")
+            raise ValueError(f"a LabelTree has exactly one root, got {len(roots)}: {describe_value(roots)}")
         self._labels: tuple[str, ...] = tuple(self._parents)
         self._index = {lab: i for i, lab in enumerate(self._labels)}
         children: dict[str, list[str]] = {lab: [] for lab in self._labels}
@@ -309,7 +309,7 @@ class LabelTree:
         True
         """
         if not isinstance(parents, Mapping):
-            raise TypeError(f"parents must be a dict label -> parent (None for the root), got {_describe(parents)}")
+            raise TypeError(f"parents must be a dict label -> parent (None for the root), got {describe_value(parents)}")
         normal: dict[str, tuple[str, ...]] = {}
         for label, p in parents.items():
             if p is None:
@@ -318,11 +318,11 @@ class LabelTree:
                 normal[label] = (p,)
             elif isinstance(p, Sequence) and not isinstance(p, (bytes, bytearray)):
                 if len(p) == 0:
-                    raise ValueError(f"the parent list of {_describe(label)} is empty; use None for the root")
+                    raise ValueError(f"the parent list of {describe_value(label)} is empty; use None for the root")
                 normal[label] = tuple(p)
             else:
                 raise TypeError(
-                    f"the parent of {_describe(label)} must be a label, a list of labels or None, got {_describe(p)}"
+                    f"the parent of {describe_value(label)} must be a label, a list of labels or None, got {describe_value(p)}"
                 )
         return cls(normal)
 
@@ -465,10 +465,10 @@ class LabelTree:
 
     def _check(self, label: Any, name: str = "label") -> str:
         if not isinstance(label, str):
-            raise TypeError(f"{name} must be a label (str), got {_describe(label)}")
+            raise TypeError(f"{name} must be a label (str), got {describe_value(label)}")
         if label not in self._index:
-            raise ValueError(f"{name} {_describe(label)} is not a label of this tree ({len(self)} labels, root "
-                             f"{_describe(self._root)})")
+            raise ValueError(f"{name} {describe_value(label)} is not a label of this tree ({len(self)} labels, root "
+                             f"{describe_value(self._root)})")
         return label
 
     def __len__(self) -> int:
@@ -482,7 +482,7 @@ class LabelTree:
 
     def __repr__(self) -> str:
         kind = "DAG" if self.is_dag else "tree"
-        return f"LabelTree({kind}, {len(self)} labels, root={_describe(self._root)}, {len(self.leaves)} leaves)"
+        return f"LabelTree({kind}, {len(self)} labels, root={describe_value(self._root)}, {len(self.leaves)} leaves)"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LabelTree):
@@ -634,7 +634,7 @@ class LabelTree:
             return (tuple(reversed(chain)),)
         if label not in self._dag_chain_memo:
             self._refuse_beyond_bound(self._chain_counts[label] * (self._longest[label] + 1),
-                                      f"the {self._chain_counts[label]:,} root-to-{_describe(label)} chains")
+                                      f"the {self._chain_counts[label]:,} root-to-{describe_value(label)} chains")
             memo = self._dag_chain_memo
             pending = [label]
             while pending:  # parents first, without recursion (a DAG may be deep)

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from labelrank._validation import _describe, as_2d_array
+from labelrank.validation import describe_value, as_2d_array
 from labelrank.metrics.decision import f_measure, harmonic_f  # noqa: F401  (harmonic_f is re-exported here)
 
 __all__ = [
@@ -265,7 +265,7 @@ def greedy_matching(scores: Any) -> list[tuple[int, int]]:
     """
     work = as_2d_array(scores, "scores").astype(np.float64)
     if not np.isfinite(work).all():
-        raise ValueError(f"scores must be finite, got {_describe(scores)}")
+        raise ValueError(f"scores must be finite, got {describe_value(scores)}")
     n_rows, n_cols = work.shape
     pairs: list[tuple[int, int]] = []
     for _ in range(min(n_rows, n_cols)):
@@ -406,10 +406,10 @@ def _check_assignment(assignment: Any, shape: tuple[int, int]) -> np.ndarray:
     n_clusters, n_classes = shape
     if arr.ndim != 1 or arr.shape[0] != n_clusters:
         raise ValueError(
-            f"assignment must have one entry per cluster ({n_clusters}), got shape {arr.shape}: {_describe(assignment)}"
+            f"assignment must have one entry per cluster ({n_clusters}), got shape {arr.shape}: {describe_value(assignment)}"
         )
     if not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"assignment must hold integer class indices, got dtype {arr.dtype}: {_describe(assignment)}")
+        raise TypeError(f"assignment must hold integer class indices, got dtype {arr.dtype}: {describe_value(assignment)}")
     bad = (arr < -1) | (arr >= n_classes)
     if bad.any():
         raise ValueError(
@@ -528,7 +528,7 @@ def retrieval_scores(n_retrieved: int, n_relevant_retrieved: int, n_relevant: in
     values = {"n_retrieved": n_retrieved, "n_relevant_retrieved": n_relevant_retrieved, "n_relevant": n_relevant}
     for name, value in values.items():
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
-            raise TypeError(f"{name} must be an integer count, got {_describe(value)}")
+            raise TypeError(f"{name} must be an integer count, got {describe_value(value)}")
         if value < 0:
             raise ValueError(f"{name} must be >= 0, got {value}")
     if n_relevant_retrieved > min(n_retrieved, n_relevant):

@@ -61,8 +61,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from labelrank._validation import (
-    _describe, check_choice, check_label_matrix, check_positive_int, check_score_matrix,
+from labelrank.validation import (
+    describe_value, check_choice, check_label_matrix, check_positive_int, check_score_matrix,
 )
 from labelrank.metrics.decision import harmonic_f
 from labelrank.metrics.ranking import rank_labels
@@ -103,14 +103,14 @@ BLOCK_CELLS = 2 ** 17
 
 
 # ------------------------------------------------------------------------------------------------- validation
-def _check_similarity(similarity: Any) -> tuple[tuple[str, ...], np.ndarray]:
+def check_similarity(similarity: Any) -> tuple[tuple[str, ...], np.ndarray]:
     """Validate a square label-similarity DataFrame; return its labels and values."""
     import pandas as pd
 
     if not isinstance(similarity, pd.DataFrame):
         raise TypeError(
             "similarity must be a pandas DataFrame indexed by labels on both axes (e.g. labelrank.cost.bdm_matrix), "
-            f"got {_describe(similarity)}"
+            f"got {describe_value(similarity)}"
         )
     labels = tuple(similarity.index)
     if tuple(similarity.columns) != labels:
@@ -135,14 +135,14 @@ def _check_similarity(similarity: Any) -> tuple[tuple[str, ...], np.ndarray]:
 def _check_labels(values: Any, name: str, *, known: Collection[str] | None, allow_empty: bool) -> list[str]:
     """A list of distinct labels (strings), each in ``known`` when given."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Collection):
-        raise TypeError(f"{name} must be a collection of labels, got {_describe(values)}")
+        raise TypeError(f"{name} must be a collection of labels, got {describe_value(values)}")
     out = list(values)
     if not out and not allow_empty:
-        raise ValueError(f"{name} must hold at least one label, got {_describe(values)}")
+        raise ValueError(f"{name} must hold at least one label, got {describe_value(values)}")
     seen: set[str] = set()
     for lab in out:
         if not isinstance(lab, str):
-            raise TypeError(f"{name} must hold labels (str), got {_describe(lab)} in {_describe(values)}")
+            raise TypeError(f"{name} must hold labels (str), got {describe_value(lab)} in {describe_value(values)}")
         if lab in seen:
             raise ValueError(f"{name} lists label {lab!r} more than once")
         seen.add(lab)
@@ -164,7 +164,7 @@ def _prepare(
         return true_, listed_, W
     if similarity is None:
         raise ValueError(f"variant={variant!r} needs a similarity matrix, got similarity=None")
-    labels, S = _check_similarity(similarity)
+    labels, S = check_similarity(similarity)
     index = {lab: i for i, lab in enumerate(labels)}
     true_ = _check_labels(true, "true", known=index, allow_empty=False)
     listed_ = _check_labels(listed, listed_name, known=index, allow_empty=True)
@@ -267,7 +267,7 @@ def _cost_function(cost: Any) -> Callable[[Any, Any], float]:
     if callable(cost):
         return cost
     raise TypeError(f"cost must be a DataFrame cost.loc[key, response] or a callable c(key, response), got "
-                    f"{_describe(cost)}")
+                    f"{describe_value(cost)}")
 
 
 def _check_single_label(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -275,7 +275,7 @@ def _check_single_label(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarra
     yp = np.asarray(y_pred, dtype=object)
     for name, arr, orig in (("y_true", yt, y_true), ("y_pred", yp, y_pred)):
         if arr.ndim != 1:
-            raise ValueError(f"{name} must be a 1-D sequence of class labels, got shape {arr.shape} in {_describe(orig)}")
+            raise ValueError(f"{name} must be a 1-D sequence of class labels, got shape {arr.shape} in {describe_value(orig)}")
     if yt.shape != yp.shape:
         raise ValueError(f"y_true and y_pred must have the same length, got {len(yt)} and {len(yp)}")
     return yt, yp
@@ -732,7 +732,7 @@ class CostScorer:
     """
 
     def __init__(self, similarity: pd.DataFrame) -> None:
-        self.labels, matrix = _check_similarity(similarity)
+        self.labels, matrix = check_similarity(similarity)
         self._index = {lab: i for i, lab in enumerate(self.labels)}
         self._matrix: np.ndarray | None = matrix
         self._bdm: Any = None  # a labelrank.cost.BDMIndex when built by from_tree
@@ -798,7 +798,7 @@ class CostScorer:
                 raise ValueError(f"{name} holds label index {bad}, outside -1 (padding) .. {n_labels - 1}")
         else:
             if isinstance(lists, (str, bytes)) or not isinstance(lists, Sequence):
-                raise TypeError(f"{name} must be a sequence of label lists or a 2-D int array, got {_describe(lists)}")
+                raise TypeError(f"{name} must be a sequence of label lists or a 2-D int array, got {describe_value(lists)}")
             arr = self._encode_lists(lists)
             if arr is None:  # some list is not one of distinct known labels: say which
                 for d, row in enumerate(lists):

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from labelrank._validation import _describe, check_labels_and_predictions
+from labelrank.validation import describe_value, check_labels_and_predictions
 
 __all__ = ["f_measure", "harmonic_f", "micro_f1", "macro_f1", "hamming_loss"]
 
@@ -94,7 +94,7 @@ def harmonic_f(precision: Any, recall: Any) -> np.ndarray | float:
     for name, value in (("precision", precision), ("recall", recall)):
         arr = np.asarray(value)
         if arr.dtype.kind not in "iuf":
-            raise TypeError(f"{name} must be a real number or an array of them, got {_describe(value)}")
+            raise TypeError(f"{name} must be a real number or an array of them, got {describe_value(value)}")
         arr = arr.astype(np.float64, copy=False)
         bad = ~((arr >= 0.0) & (arr <= 1.0))  # NaN fails both comparisons
         if bad.any():

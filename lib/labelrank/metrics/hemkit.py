@@ -51,7 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
-from labelrank._validation import check_positive_int
+from labelrank.validation import check_positive_int
 from labelrank.hierarchy import LabelTree
 
 __all__ = ["HemkitGraph", "hemkit_files", "hemkit_scores", "hemkit_document", "gnu_sort"]

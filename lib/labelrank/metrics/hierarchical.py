@@ -58,7 +58,7 @@ import math
 
 import numpy as np
 
-from labelrank._validation import _describe, check_choice
+from labelrank.validation import describe_value, check_choice
 from labelrank.cost import common_prefix
 from labelrank.hierarchy import LabelTree
 
@@ -97,15 +97,15 @@ def _hemkit(tree: Any, truth: Any, predicted: Any, max_distance: int, columns: s
 def _check_sets(tree: Any, truth: Any, predicted: Any, root_allowed: bool = False
                 ) -> tuple[LabelTree, list[list[str]], list[list[str]]]:
     if not isinstance(tree, LabelTree):
-        raise TypeError(f"tree must be a labelrank.hierarchy.LabelTree, got {_describe(tree)}")
+        raise TypeError(f"tree must be a labelrank.hierarchy.LabelTree, got {describe_value(tree)}")
     out = []
     for name, docs in (("truth", truth), ("predicted", predicted)):
         if isinstance(docs, (str, bytes)) or not isinstance(docs, Sequence | np.ndarray):
-            raise TypeError(f"{name} must be a sequence of label collections (one per document), got {_describe(docs)}")
+            raise TypeError(f"{name} must be a sequence of label collections (one per document), got {describe_value(docs)}")
         sets = []
         for d, labels in enumerate(docs):
             if isinstance(labels, (str, bytes)) or not isinstance(labels, Collection | np.ndarray):
-                raise TypeError(f"{name}[{d}] must be a collection of labels, got {_describe(labels)}")
+                raise TypeError(f"{name}[{d}] must be a collection of labels, got {describe_value(labels)}")
             labels = list(dict.fromkeys(labels))  # a label listed twice counts once
             for label in labels:
                 tree._check(label, f"{name}[{d}]'s label")

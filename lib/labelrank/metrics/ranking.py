@@ -42,7 +42,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from labelrank._validation import check_choice, check_labels_and_scores, check_score_matrix
+from labelrank.validation import check_choice, check_labels_and_scores, check_score_matrix
 
 __all__ = [
     "TIE_RULES",

@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy import stats
 
-from labelrank._validation import check_choice, check_positive_int
+from labelrank.validation import check_choice, check_positive_int
 from labelrank.metrics.ranking import TieRule
 from labelrank.metrics.suite import METRICS
 

@@ -7,8 +7,16 @@ method (for comparing them) and :func:`run_full_grids` the full grids of many in
 the record of past runs. A study supplies the protocol (Yang &
 Gopal's: :mod:`labelrank.studies.yang2012.experiments`).
 
-Modules: :mod:`.settings`, :mod:`.keys` (cache keys and versions), :mod:`.data`, :mod:`.fits`, :mod:`.search`,
-:mod:`.results`, :mod:`.runs`.
+Modules: :mod:`.settings` (the protocol, the methods, the preparation steps), :mod:`.keys` (cache keys and
+versions, the task cache), :mod:`.data` (data sets, folds, meta-level features), :mod:`.fits` (estimators and the
+task functions), :mod:`.tasks` (the task pool), :mod:`.search` (tuning), :mod:`.results` (the results table, ranks),
+:mod:`.runs` (the run record).
+
+The engine knows no paper. A study states its protocol (a :class:`Protocol` with its :class:`MethodSpec` methods,
+grids, data sets, preparation steps and reference method) and may add tasks of its own through the same public
+names: a task function ``f(dataset, data_key, ..., version, proto, threads)`` that begins with :func:`start_task`
+and reads a fold with :func:`fold_data`, cached with :func:`task_cache`, run with :func:`run_calls` and recorded
+with :class:`RecordedRun`.
 
 Parallelism, caching and progress
 ---------------------------------
@@ -25,7 +33,7 @@ with a Dask cluster runs the protocol there with::
 
 (set ``LABELRANK_N_JOBS=-1`` to let Dask decide how many tasks run at once, and ``LABELRANK_CACHE`` to a folder
 that every worker can read and write; the README's section "The exact protocol on a cluster" says more, and
-``tests/test_dask.py`` runs the recipe on a local cluster and finds the serial run's table). Each task's result is cached (:class:`labelrank._cache.ResultCache`) under
+``tests/test_dask.py`` runs the recipe on a local cluster and finds the serial run's table). Each task's result is cached (:class:`labelrank.cache.ResultCache`) under
 ``cache_dir() / "experiments"``, keyed on what the result depends on: the data set and the profile's data
 settings, the fold, the method and its parameters, and explicit versions (:func:`code_version`: the engine's
 :data:`ENGINE_VERSION`, the data parsers' version, the numerical libraries' versions and the method's
@@ -42,60 +50,98 @@ for _module in ENGINE_MODULES:
     require(_module, "labelrank.protocol (the experiment engine)", extra="protocol")
 from labelrank.protocol.data import (
     SYNTHETIC,
+    check_fold,
     concatenated_meta_features,
+    fold_data,
     fold_indices,
     load_data,
     meta_features,
     tuning_rows,
 )
-from labelrank.protocol.fits import fit_ranker, make_estimator
-from labelrank.protocol.keys import ENGINE_VERSION, code_version
+from labelrank.protocol.fits import (
+    ConvergenceCounter,
+    baseline_inputs,
+    check_representation,
+    cv_path_task,
+    cv_point_task,
+    final_fit_task,
+    fit_outputs,
+    fit_ranker,
+    make_estimator,
+    ranker_inputs,
+)
+from labelrank.protocol.keys import ENGINE_VERSION, code_version, params_key, task_cache
 from labelrank.protocol.results import (
-    beside_paper,
+    final_outputs,
     jobs,
     rank_conflicts,
     rank_methods,
     rank_totals,
     results,
-    final_outputs,
 )
-from labelrank.protocol.runs import run_info
+from labelrank.protocol.runs import RecordedRun, run_info
 from labelrank.protocol.search import TuneResult, run_full_grids, staged_and_full, tune, widen_grid
 from labelrank.protocol.settings import (
+    METRIC_NAMES,
+    PREPARATIONS,
     MethodSpec,
     Protocol,
+    Representation,
+    Thresholding,
     default_protocol,
     n_jobs,
     register_protocols,
+    unit_variance,
 )
+from labelrank.protocol.tasks import run_calls, start_task, threads_per_task
 
 __all__ = [
     "SYNTHETIC",
     "Protocol",
     "MethodSpec",
+    "Representation",
+    "Thresholding",
+    "METRIC_NAMES",
+    "PREPARATIONS",
+    "unit_variance",
     "register_protocols",
     "default_protocol",
     "n_jobs",
     "load_data",
     "fold_indices",
-    "meta_features",
-    "make_estimator",
-    "jobs",
     "tuning_rows",
+    "fold_data",
+    "check_fold",
+    "meta_features",
+    "concatenated_meta_features",
+    "make_estimator",
+    "check_representation",
+    "ConvergenceCounter",
+    "fit_ranker",
+    "ranker_inputs",
+    "baseline_inputs",
+    "fit_outputs",
+    "cv_point_task",
+    "cv_path_task",
+    "final_fit_task",
+    "jobs",
     "tune",
     "staged_and_full",
     "run_full_grids",
     "TuneResult",
-    "fit_ranker",
-    "concatenated_meta_features",
     "widen_grid",
     "final_outputs",
     "results",
     "run_info",
+    "RecordedRun",
     "rank_methods",
     "rank_totals",
     "rank_conflicts",
-    "beside_paper",
     "code_version",
+    "params_key",
+    "task_cache",
     "ENGINE_VERSION",
+    "run_calls",
+    "start_task",
+    "threads_per_task",
 ]

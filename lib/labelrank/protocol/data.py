@@ -9,8 +9,8 @@ import numpy as np
 from sklearn.model_selection import KFold
 
 from labelrank import datasets
-from labelrank.protocol.keys import _cached, code_version
-from labelrank.protocol.settings import Protocol, default_protocol, n_jobs
+from labelrank.protocol.keys import task_cache, code_version
+from labelrank.protocol.settings import PREPARATIONS, Protocol, default_protocol, n_jobs
 
 #: A small seeded problem (scikit-learn's ``make_multilabel_classification``) for tests and experiments with the
 #: protocol itself: 150 training and 75 test instances, 12 features, 4 labels.
@@ -27,7 +27,7 @@ def _synthetic(seed: int):
 
 
 @lru_cache(maxsize=8)
-def _load_data(dataset: str, subsample: tuple[int, int] | None, seed: int, unit_variance: bool = False):
+def _load_data(dataset: str, subsample: tuple[int, int] | None, seed: int, steps: tuple[str, ...] = ()):
     if dataset == SYNTHETIC:
         X_train, Y_train, X_test, Y_test = _synthetic(seed)
     else:
@@ -38,10 +38,8 @@ def _load_data(dataset: str, subsample: tuple[int, int] | None, seed: int, unit_
         tr = np.sort(rng.choice(Y_train.shape[0], min(subsample[0], Y_train.shape[0]), replace=False))
         te = np.sort(rng.choice(Y_test.shape[0], min(subsample[1], Y_test.shape[0]), replace=False))
         X_train, Y_train, X_test, Y_test = X_train[tr], Y_train[tr], X_test[te], Y_test[te]
-    if unit_variance:  # e.g. Yang & Gopal (section 3.4): "each feature was rescaled to a unit variance representation"
-        scale = np.asarray(X_train).std(axis=0)
-        scale[scale == 0] = 1.0
-        X_train, X_test = X_train / scale, X_test / scale
+    for step in steps:
+        X_train, X_test = PREPARATIONS[step](X_train, X_test)
     for arr in (X_train, Y_train, X_test, Y_test):
         if isinstance(arr, np.ndarray):
             arr.setflags(write=False)
@@ -54,13 +52,13 @@ def load_data(dataset: str, proto: Protocol | None = None):
     Returns
     -------
     X_train, Y_train, X_test, Y_test
-        ``X`` dense or CSR (Reuters-21578); the data sets of :attr:`Protocol.unit_variance` divided by the training
-        standard deviation of each feature; a seeded random subsample where :attr:`Protocol.subsample` says so. ``Y`` int64 0/1. Arrays are read-only.
+        ``X`` dense or CSR (Reuters-21578); prepared by the steps of :attr:`Protocol.preparation`; a seeded random subsample where :attr:`Protocol.subsample` says so. ``Y`` int64 0/1. Arrays are read-only.
     """
     proto = default_protocol() if proto is None else proto
     if dataset not in proto.datasets:
         raise ValueError(f"dataset must be one of the {proto.profile} profile's {proto.datasets}, got {dataset!r}")
-    return _load_data(dataset, proto.subsample.get(dataset), proto.seed, dataset in proto.unit_variance)
+    return _load_data(dataset, proto.subsample.get(dataset), proto.seed,
+                      tuple(proto.preparation.get(dataset, ())))
 
 
 def fold_indices(n: int, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -68,8 +66,10 @@ def fold_indices(n: int, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.n
     return list(KFold(n_splits=n_folds, shuffle=True, random_state=seed).split(np.zeros((n, 1))))
 
 
-def _split(dataset: str, proto: Protocol, fold: int):
-    """(X_fit, Y_fit, X_eval, Y_eval) of a CV fold (0 .. n_folds-1), or of train/test for ``fold == -1``."""
+def fold_data(dataset: str, proto: Protocol, fold: int):
+    """(X_fit, Y_fit, X_eval, Y_eval) of a cross-validation fold (0 .. n_folds-1), or of the training and test
+    split for ``fold == -1``: the fold's fitting and validation rows of :func:`tuning_rows`, prepared as
+    :func:`load_data` prepares them."""
     X_train, Y_train, X_test, Y_test = load_data(dataset, proto)
     if fold == -1:
         return X_train, Y_train, X_test, Y_test
@@ -90,7 +90,7 @@ def tuning_rows(n_train: int, dataset: str, proto: Protocol) -> np.ndarray:
 def _meta_features_uncached(dataset: str, data_key: tuple, fold: int, proto: Protocol, version: str):
     from labelrank.features import MetaLevelFeatures
 
-    X_fit, Y_fit, X_eval, _ = _split(dataset, proto, fold)
+    X_fit, Y_fit, X_eval, _ = fold_data(dataset, proto, fold)
     kept = Y_fit.any(axis=0)
     mlf = MetaLevelFeatures(k=proto.k_max, dtype="float32", n_jobs=n_jobs() if n_jobs() > 0 else None)
     mlf.fit(X_fit, Y_fit[:, kept])
@@ -118,12 +118,13 @@ def meta_features(dataset: str, fold: int, proto: Protocol | None = None):
     Slice a smaller ``k`` with ``NeighborDistances(Z, proto.k_max).features(k)``.
     """
     proto = default_protocol() if proto is None else proto
-    _check_fold(fold, proto)
-    cached = _cached(_meta_features_uncached, "meta_features", ignore=("proto",), mmap=True)
+    check_fold(fold, proto)
+    cached = task_cache(_meta_features_uncached, "meta_features", ignore=("proto",), mmap=True)
     return cached(dataset, proto.data_key(dataset), fold, proto, code_version())
 
 
-def _check_fold(fold: int, proto: Protocol) -> None:
+def check_fold(fold: int, proto: Protocol) -> None:
+    """A ValueError unless ``fold`` is an integer in -1 .. ``proto.n_folds - 1`` (-1: the training/test split)."""
     if isinstance(fold, bool) or not isinstance(fold, (int, np.integer)) or not -1 <= fold < proto.n_folds:
         raise ValueError(f"fold must be an integer in -1 .. {proto.n_folds - 1}, got {fold!r}")
 

@@ -1,5 +1,5 @@
 """What a cached result of the engine is keyed on, besides its inputs: explicit versions, never where the code
-lives; and the cache of the engine's tasks (:class:`labelrank._cache.ResultCache` under
+lives; and the cache of the engine's tasks (:class:`labelrank.cache.ResultCache` under
 ``cache_dir()/"experiments"``)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from labelrank._cache import ResultCache
+from labelrank.cache import ResultCache
 from labelrank.paths import cache_dir
 from labelrank.datasets.download import PARSE_VERSION
 from labelrank.protocol.settings import MethodSpec
@@ -62,7 +62,26 @@ def code_version(spec: MethodSpec | None = None) -> str:
     return f"{base}-{spec.name}v{spec.version}{fixed}"
 
 
-def _cached(func: Callable[..., Any], name: str, ignore: Sequence[str] = ("proto", "threads"),
-            mmap: bool = False) -> ResultCache:
-    """``func`` cached under ``cache_dir()/"experiments"/name``, keyed on its arguments less ``ignore``."""
+def task_cache(func: Callable[..., Any], name: str, ignore: Sequence[str] = ("proto", "threads"),
+               mmap: bool = False) -> ResultCache:
+    """``func`` cached under ``cache_dir()/"experiments"/name``, keyed on its arguments less ``ignore``.
+
+    A task function takes what decides its result as arguments (the data set, :meth:`Protocol.data_key`, the
+    method, :func:`params_key` of its configuration, the fold, :func:`code_version`), then the protocol and the
+    thread count, which the key ignores; ``mmap``: arrays of the entry are memory-mapped when read.
+    """
     return ResultCache(func, name, root=cache_dir() / "experiments", ignore=ignore, mmap_mode="r" if mmap else None)
+
+
+def params_key(params: dict[str, Any]) -> tuple:
+    """A configuration as it enters a cache key: its (name, value) pairs sorted by name, numpy scalars as Python's.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> params_key({"k": np.int64(30), "C": 0.5})
+    (('C', 0.5), ('k', 30))
+    """
+    import numpy as np
+
+    return tuple(sorted((str(k), v.item() if isinstance(v, np.generic) else v) for k, v in params.items()))

@@ -1,5 +1,5 @@
 """The results table: every tuned configuration refitted on the training set and scored on the test set,
-with significance against a reference method; ranks and rank totals; our numbers beside a paper's."""
+with significance against a reference method; ranks and rank totals."""
 
 from __future__ import annotations
 
@@ -14,21 +14,15 @@ from labelrank.optional import require
 from labelrank.metrics import METRICS
 from labelrank.metrics.significance import compare
 from labelrank.protocol.data import load_data, meta_features
-from labelrank.protocol.fits import (
-    _check_representation,
-    _params_key,
-    _final_fit_uncached,
-    _run_calls,
-    _threads_per_task,
-)
-from labelrank.protocol.keys import _cached, code_version
-from labelrank.protocol.runs import _recording
+from labelrank.protocol.fits import check_representation, final_fit_task
+from labelrank.protocol.keys import code_version, params_key, task_cache
+from labelrank.protocol.runs import RecordedRun
 from labelrank.protocol.search import run_full_grids, tune
+from labelrank.protocol.tasks import run_calls, threads_per_task
 from labelrank.protocol.settings import (
     Protocol,
     Representation,
-    ThresholdRule,
-    _spec,
+    Thresholding,
     default_protocol,
     n_jobs,
 )
@@ -37,7 +31,7 @@ tqdm = require("tqdm", "the experiment engine's progress bars").tqdm
 
 
 def final_outputs(dataset: str, method: str, params: dict[str, Any], features: Representation = "original",
-                 threshold: ThresholdRule = "default", proto: Protocol | None = None) -> dict[str, Any]:
+                 threshold: Thresholding = "default", proto: Protocol | None = None) -> dict[str, Any]:
     """Fit on the whole training set and score the test set (cached: one entry per configuration, holding the
     decisions of every threshold rule; a baseline's two rules share one fit of its model).
 
@@ -48,31 +42,34 @@ def final_outputs(dataset: str, method: str, params: dict[str, Any], features: R
         ``seconds`` and ``cpu_seconds`` (of the fit).
     """
     proto = default_protocol() if proto is None else proto
-    features = "meta" if _spec(method, proto).kind == "ranker" else features
-    _check_representation(method, features, proto)
+    features = "meta" if proto.spec(method).kind == "ranker" else features
+    check_representation(method, features, proto)
     if threshold not in ("default", "regression"):
         raise ValueError(f"threshold must be 'default' or 'regression', got {threshold!r}")
-    cached = _cached(_final_fit_uncached, "final_fit")
-    out = cached(dataset, proto.data_key(dataset), method, features, _params_key(params),
-                 code_version(_spec(method, proto)), proto, _threads_per_task(1))
+    cached = task_cache(final_fit_task, "final_fit")
+    out = cached(dataset, proto.data_key(dataset), method, features, params_key(params),
+                 code_version(proto.spec(method)), proto, threads_per_task(1))
     return {**out, "pred": out["pred"][threshold]}
 
 
 def jobs(dataset: str, proto: Protocol | None = None) -> list[tuple[str, str]]:
     """The (method, features) pairs :func:`results` runs on ``dataset``, in order: every method of
-    :attr:`Protocol.methods`, and the conventional methods of :attr:`Protocol.fig2_methods` on meta-level features
-    where the
-    profile runs Fig. 2 (:attr:`Protocol.fig2_datasets`)."""
+    :attr:`Protocol.methods` ("meta" for a ranker, "original" for a baseline), then the baselines of
+    :attr:`Protocol.meta_methods` on concatenated meta-level features."""
     proto = default_protocol() if proto is None else proto
     pairs = [(m, "meta" if spec.kind == "ranker" else "original") for m, spec in proto.methods.items()]
-    if dataset in proto.fig2_datasets:
-        pairs += [(m, "meta") for m in proto.fig2_methods]
+    for method in proto.meta_methods.get(dataset, ()):
+        if proto.spec(method).kind != "baseline":
+            raise ValueError(f"meta_methods[{dataset!r}] names {method!r}, a {proto.spec(method).kind}: only "
+                             "baselines choose their features")
+        pairs.append((method, "meta"))
     return pairs
 
 
 def results(profile: str | Protocol | None = None, *, datasets: Sequence[str] | None = None,
             progress: bool = True, also: Sequence[tuple[Any, tuple]] = ()) -> pd.DataFrame:
-    """Run (or read from the cache) everything Tables 3-6 and Fig. 2 need; one tidy table.
+    """Run (or read from the cache) every method of a protocol on its data sets, tuned, refitted and tested; one
+    tidy table.
 
     Parameters
     ----------
@@ -93,18 +90,21 @@ def results(profile: str | Protocol | None = None, *, datasets: Sequence[str] | 
         One row per (dataset, method, features, threshold, metric) with columns ``value`` (on the test set),
         ``params`` (JSON of the configuration the metric is reported from: the one tuned for its selection
         metric, ``tuned_on``), ``cv_value`` (the metric's cross-validated mean at that configuration), ``p_value``
-        and ``mark`` (the paper's significance test against MLC-ListNet on the same metric and data set,
-        :func:`labelrank.metrics.significance.compare`; NaN and "" for MLC-ListNet itself), ``n_warnings``
+        and ``mark`` (the significance test against :attr:`Protocol.reference` on the same metric and data set,
+        :func:`labelrank.metrics.significance.compare`; NaN and "" for the reference itself, and everywhere when
+        the protocol has none), ``n_warnings``
         (convergence warnings of the final fit) and ``search``. ``features`` is "original" or "meta";
         ``threshold`` is "default" (the method's own rule) or "regression" (section 2.3's LLSF, the only rule of
         the meta-level rankers); a baseline's regression rows hold the three decision metrics only.
     """
     proto = profile if isinstance(profile, Protocol) else default_protocol(profile)
     names = proto.datasets if datasets is None else tuple(datasets)
+    if proto.reference is not None:
+        proto.spec(proto.reference)  # a ValueError naming the methods if the reference is none of them
     for name in names:
         if name not in proto.datasets:
             raise ValueError(f"datasets must be among the {proto.profile} profile's {proto.datasets}, got {name!r}")
-    with _recording(proto, names, "results"):
+    with RecordedRun(proto, names, "results"):
         for dataset in names:
             for fold in tqdm(range(-1, proto.n_folds), desc=f"{dataset}: meta-level features",
                              disable=not progress, leave=False):
@@ -151,21 +151,21 @@ def _final_fits(tuned: dict[str, dict], cells: dict[str, list], proto: Protocol,
     dict
         Data set -> {(method, features, params key): the fit's output}.
     """
-    cached = _cached(_final_fit_uncached, "final_fit")
-    threads = _threads_per_task(n_jobs())
+    cached = task_cache(final_fit_task, "final_fit")
+    threads = threads_per_task(n_jobs())
     ranked = []
     for dataset, dataset_cells in cells.items():
         n_train = load_data(dataset, proto)[1].shape[0]
         n_cv = min(n_train, proto.tune_subsample.get(dataset, n_train))
         scale = n_train / (n_cv * (proto.n_folds - 1))  # the folds fit n_cv * (n_folds - 1) instances in all
-        for method, features, pk in dict.fromkeys((m, f, _params_key(p)) for m, f, _, _, p in dataset_cells):
+        for method, features, pk in dict.fromkeys((m, f, params_key(p)) for m, f, _, _, p in dataset_cells):
             cost = tuned[dataset][(method, features)].cv_value(dict(pk), "cpu_seconds") * scale
-            task = (dataset, proto.data_key(dataset), method, features, pk, code_version(_spec(method, proto)),
+            task = (dataset, proto.data_key(dataset), method, features, pk, code_version(proto.spec(method)),
                     proto, threads)
             ranked.append((-np.nan_to_num(cost), len(ranked), dataset, (method, features, pk), (cached, task)))
     ranked.sort(key=lambda r: r[:2])
     outputs: dict[str, dict[tuple, dict[str, Any]]] = {dataset: {} for dataset in cells}
-    for (*_, dataset, fit, _), out in zip(ranked, _run_calls([r[-1] for r in ranked], "final fits", progress)):
+    for (*_, dataset, fit, _), out in zip(ranked, run_calls([r[-1] for r in ranked], "final fits", progress)):
         outputs[dataset][fit] = out
     return outputs
 
@@ -177,13 +177,15 @@ def _dataset_rows(dataset: str, tuned: dict[tuple[str, str], Any], cells: list, 
     rows = []
     for method, features, threshold, metric, params in cells:
         info = METRICS[metric]
-        out = outputs[(method, features, _params_key(params))]
-        if method == "MLC-ListNet":
+        out = outputs[(method, features, params_key(params))]
+        if proto.reference is None or method == proto.reference:
             p_value, mark = np.nan, ""
         else:
-            ref_params = tuned[("MLC-ListNet", "meta")].chosen[proto.selection[metric]]
-            ref = outputs[("MLC-ListNet", "meta", _params_key(ref_params))]
-            cmp = compare(metric, Y_test, _output(ref, info, "regression"), _output(out, info, threshold))
+            ref_spec = proto.spec(proto.reference)
+            ref_features = "meta" if ref_spec.kind == "ranker" else "original"
+            ref_params = tuned[(proto.reference, ref_features)].chosen[proto.selection[metric]]
+            ref = outputs[(proto.reference, ref_features, params_key(ref_params))]
+            cmp = compare(metric, Y_test, _output(ref, info, ref_spec.thresholds[0]), _output(out, info, threshold))
             p_value, mark = cmp.p_value, cmp.mark
         rows.append({
             "dataset": dataset, "method": method, "features": features, "threshold": threshold, "metric": metric,
@@ -247,40 +249,3 @@ def rank_conflicts(table: pd.DataFrame, value: str = "value", rank: str = "rank"
     printed = pd.to_numeric(table[rank])
     bad = (printed < lo) | (printed > hi)
     return table.assign(rank_min=lo.astype(int), rank_max=hi.astype(int))[bad]
-
-
-def beside_paper(ours: pd.DataFrame, paper: pd.DataFrame, keys: Sequence[str] = ("metric", "dataset", "method"),
-                 ties: Literal["min", "max", "average"] = "min") -> pd.DataFrame:
-    """The paper's value beside ours, with Δ = ours - paper and both ranks.
-
-    Parameters
-    ----------
-    ours : pandas.DataFrame
-        Rows of :func:`results` for one table (``keys`` unique), with a ``value`` column (and ``mark`` if any).
-    paper : pandas.DataFrame
-        The transcribed table (:func:`labelrank.studies.paper.load`), with ``value`` and optionally ``rank``, ``mark``.
-    keys : sequence of str
-        Columns identifying a cell.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``keys``, ``paper``, ``ours``, ``delta``, ``paper_rank`` (printed, if the paper has ranks), ``our_rank``
-        (among our methods present in ``ours``; ``ties``), ``paper_mark`` and ``our_mark`` (if available). Cells
-        we do not have (citeseer) keep NaN in ``ours``.
-    """
-    keys = list(keys)
-    left = paper.rename(columns={"value": "paper", "rank": "paper_rank", "mark": "paper_mark"})
-    right = ours[keys + ["value"] + (["mark"] if "mark" in ours else [])].rename(
-        columns={"value": "ours", "mark": "our_mark"})
-    merged = left.merge(right, on=keys, how="left")
-    merged["paper"] = pd.to_numeric(merged["paper"])
-    merged["delta"] = merged["ours"] - merged["paper"]
-    have = merged["ours"].notna()
-    merged["our_rank"] = np.nan
-    if have.any():
-        sub = merged[have]
-        merged.loc[have, "our_rank"] = rank_methods(sub, "ours", by=[k for k in keys if k != "method"], ties=ties)
-    cols = keys + ["paper", "ours", "delta"] + [c for c in ("paper_rank", "our_rank", "paper_mark", "our_mark")
-                                                if c in merged]
-    return merged[cols]

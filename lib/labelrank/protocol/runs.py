@@ -105,7 +105,7 @@ def run_info(profile: str | None = None) -> dict[str, Any]:
     return empty
 
 
-class _recording:
+class RecordedRun:
     """Time a block and record it in :func:`run_info` if it computed (did not only read) something."""
 
     def __init__(self, proto: Protocol, names: Sequence[str], what: str):

@@ -20,20 +20,13 @@ import numpy as np
 import pandas as pd
 
 from labelrank.metrics import METRICS
-from labelrank.protocol.fits import (
-    _check_representation,
-    _cv_path_uncached,
-    _cv_point_uncached,
-    _params_key,
-    _run_calls,
-    _threads_per_task,
-)
-from labelrank.protocol.keys import _cached, code_version
+from labelrank.protocol.fits import check_representation, cv_path_task, cv_point_task
+from labelrank.protocol.keys import code_version, params_key, task_cache
+from labelrank.protocol.tasks import run_calls, threads_per_task
 from labelrank.protocol.settings import (
-    _METRIC_NAMES,
+    METRIC_NAMES,
     Protocol,
     Representation,
-    _spec,
     default_protocol,
     n_jobs,
 )
@@ -65,7 +58,7 @@ class TuneResult:
         """The distinct chosen configurations, in the order of the metrics that chose them."""
         seen: dict[tuple, dict] = {}
         for params in self.chosen.values():
-            seen.setdefault(_params_key(params), params)
+            seen.setdefault(params_key(params), params)
         return list(seen.values())
 
     def cv_value(self, params: dict[str, Any], metric: str) -> float:
@@ -87,37 +80,37 @@ class _Evaluator:
         # points another search of the same data set, method and protocol evaluated, taken instead of fitted again
         # (staged_and_full: the staged search walks over the full grid's values)
         self.known: dict[tuple, dict[str, float]] = {}
-        self.cached = _cached(_cv_point_uncached, "cv_point")
-        self.cached_path = _cached(_cv_path_uncached, "cv_path")
+        self.cached = task_cache(cv_point_task, "cv_point")
+        self.cached_path = task_cache(cv_path_task, "cv_path")
 
     def __call__(self, configs: Iterable[dict[str, Any]], paths: bool = False) -> None:
         """Evaluate the configurations not evaluated yet; ``paths``: along the method's
         :attr:`~labelrank.protocol.settings.MethodSpec.path_axis`, one task per configuration and fold (the full
         search)."""
-        for key in dict.fromkeys(_params_key(c) for c in configs):  # in visiting order (frame rows)
+        for key in dict.fromkeys(params_key(c) for c in configs):  # in visiting order (frame rows)
             if key in self.known and key not in self.table:
                 self.table[key] = self.known[key]
-        pending = [c for c in {_params_key(c): c for c in configs}.values() if _params_key(c) not in self.table]
+        pending = [c for c in {params_key(c): c for c in configs}.values() if params_key(c) not in self.table]
         if not pending:
             return
         calls, per_config = self.calls(pending, paths)
-        spec = _spec(self.method, self.proto)
+        spec = self.proto.spec(self.method)
         on_meta = self.features == "meta" and spec.kind == "baseline"
         desc = f"{self.dataset} {self.method}{' (meta)' if on_meta else ''}"
-        for c, fold_results in zip(pending, per_config(_run_calls(calls, desc, self.progress))):
-            row = {m: float(np.nanmean([f[m] for f in fold_results])) for m in _METRIC_NAMES}
+        for c, fold_results in zip(pending, per_config(run_calls(calls, desc, self.progress))):
+            row = {m: float(np.nanmean([f[m] for f in fold_results])) for m in METRIC_NAMES}
             row["n_warnings"] = int(sum(f["n_warnings"] for f in fold_results))
             row["seconds"] = float(sum(f["seconds"] for f in fold_results))
             row["cpu_seconds"] = float(sum(f["cpu_seconds"] for f in fold_results))
-            self.table[_params_key(c)] = row
+            self.table[params_key(c)] = row
 
     def calls(self, configs: list[dict[str, Any]],
               paths: bool) -> tuple[list[tuple[Any, tuple]], Callable[[list], list[list[dict]]]]:
         """The cached calls that evaluate ``configs`` (distinct) on every fold, as ``(cache, task)`` pairs for
-        :func:`~labelrank.protocol.fits._run_calls`, and the function that turns their outputs, in order, into
+        :func:`~labelrank.protocol.tasks.run_calls`, and the function that turns their outputs, in order, into
         each configuration's results on the folds."""
-        spec = _spec(self.method, self.proto)
-        threads = _threads_per_task(n_jobs())
+        spec = self.proto.spec(self.method)
+        threads = threads_per_task(n_jobs())
         key = self.proto.data_key(self.dataset)
         version = code_version(spec)
         folds = range(self.proto.n_folds)
@@ -125,7 +118,7 @@ class _Evaluator:
             axis = spec.path_axis
             groups: dict[tuple, list] = {}
             for c in configs:
-                groups.setdefault(_params_key({a: v for a, v in c.items() if a != axis}), []).append(c[axis])
+                groups.setdefault(params_key({a: v for a, v in c.items() if a != axis}), []).append(c[axis])
             paths_ = [(base, tuple(sorted(values))) for base, values in groups.items()]
             on = () if spec.kind == "ranker" else (self.features,)  # a ranker's keys predate the argument
             tasks = [(self.dataset, key, self.method, base, axis, values, f, version, self.proto, threads, *on)
@@ -135,11 +128,11 @@ class _Evaluator:
                 out, per_fold = iter(outputs), {}
                 for (base, values), _ in itertools.product(paths_, folds):
                     for value, result in zip(values, next(out)):
-                        per_fold.setdefault(_params_key({**dict(base), axis: value}), []).append(result)
-                return [per_fold[_params_key(c)] for c in configs]
+                        per_fold.setdefault(params_key({**dict(base), axis: value}), []).append(result)
+                return [per_fold[params_key(c)] for c in configs]
 
             return [(self.cached_path, t) for t in tasks], per_config
-        tasks = [(self.dataset, key, self.method, self.features, _params_key(c), f, version, self.proto, threads)
+        tasks = [(self.dataset, key, self.method, self.features, params_key(c), f, version, self.proto, threads)
                  for c in configs for f in folds]
         n = self.proto.n_folds
         return [(self.cached, t) for t in tasks], lambda out: [out[i * n : (i + 1) * n] for i in range(len(configs))]
@@ -147,7 +140,7 @@ class _Evaluator:
     def best(self, configs: Sequence[dict[str, Any]], metric: str) -> dict[str, Any]:
         """The config of ``configs`` (already evaluated) with the best mean ``metric``; ties: the first."""
         sign = 1.0 if METRICS[metric].higher_is_better else -1.0
-        values = [sign * self.table[_params_key(c)][metric] for c in configs]
+        values = [sign * self.table[params_key(c)][metric] for c in configs]
         return configs[int(np.nanargmax(values))]
 
     def frame(self) -> pd.DataFrame:
@@ -286,12 +279,12 @@ def _search(ev: _Evaluator, search: Literal["staged", "full"], targets: tuple[st
         middle = {name: values[(len(values) - 1) // 2] for name, values, _ in axes}
         chosen = {t: dict(middle) for t in targets}
         for name, values, is_c in axes:
-            bases = {_params_key({a: v for a, v in c.items() if a != name}): {a: v for a, v in c.items() if a != name}
+            bases = {params_key({a: v for a, v in c.items() if a != name}): {a: v for a, v in c.items() if a != name}
                      for c in chosen.values()}
             new = {}
             for base in bases.values():
-                mine = [t for t in targets if _params_key({a: v for a, v in chosen[t].items() if a != name})
-                        == _params_key(base)]
+                mine = [t for t in targets if params_key({a: v for a, v in chosen[t].items() if a != name})
+                        == params_key(base)]
                 new.update(_scan_walk(ev, base, name, values, mine, proto, widen=is_c))
             chosen = {t: new[t] for t in targets}
     return TuneResult(dataset, method, ev.features, search, ev.frame(), chosen)
@@ -299,8 +292,8 @@ def _search(ev: _Evaluator, search: Literal["staged", "full"], targets: tuple[st
 
 def _evaluator(dataset: str, method: str, features: Representation, proto: Protocol, progress: bool) -> _Evaluator:
     """The evaluator of ``method`` on ``dataset`` (the rankers' features read as "meta"), the input checked."""
-    features = "meta" if _spec(method, proto).kind == "ranker" else features
-    _check_representation(method, features, proto)
+    features = "meta" if proto.spec(method).kind == "ranker" else features
+    check_representation(method, features, proto)
     if dataset not in proto.datasets:
         raise ValueError(f"dataset must be one of the {proto.profile} profile's {proto.datasets}, got {dataset!r}")
     return _Evaluator(dataset, method, features, proto, progress)
@@ -308,7 +301,7 @@ def _evaluator(dataset: str, method: str, features: Representation, proto: Proto
 
 def _axes(method: str, proto: Protocol) -> list[tuple[str, list[Any], bool]]:
     """The method's tuned axes: (name, grid values, whether it is a ``C`` axis, which a search may widen)."""
-    return [(name, list(proto.grids[grid]), grid == "C") for name, grid in _spec(method, proto).axes]
+    return [(name, list(proto.grids[grid]), grid == "C") for name, grid in proto.spec(method).axes]
 
 
 def _product(grids: dict[str, list[Any]]) -> list[dict[str, Any]]:
@@ -353,7 +346,7 @@ def run_full_grids(jobs: Sequence[tuple[str, str, Representation]], proto: Proto
             # among equals the later jobs first (a profile lists its larger data sets and Fig. 2's features last)
             kind = 2 if cache.name != "cv_path" else 0 if len(axes) == 1 else 1
             ranked.append((kind, -position, len(ranked), (cache, task)))
-    _run_calls([call for *_, call in sorted(ranked, key=lambda r: r[:3])], "full grids", progress)
+    run_calls([call for *_, call in sorted(ranked, key=lambda r: r[:3])], "full grids", progress)
 
 
 def _full_search(ev: _Evaluator, axes: list, targets: Sequence[str], proto: Protocol) -> dict[str, dict]:

@@ -16,7 +16,8 @@ from labelrank.datasets import preparation
 _N_JOBS_ENV = "LABELRANK_N_JOBS"
 
 
-_METRIC_NAMES = tuple(METRICS)
+#: The metrics every evaluation of the engine computes (:data:`labelrank.metrics.METRICS`), in order.
+METRIC_NAMES = tuple(METRICS)
 
 
 #: The selection rule: ranking metrics are reported from the configuration with the best cross-validated MAP,
@@ -27,7 +28,31 @@ _SELECTION = {name: ("MAP" if info.kind == "rank" else "Micro-F1") for name, inf
 Representation = Literal["original", "meta"]
 
 
-ThresholdRule = Literal["default", "regression"]
+#: The thresholding a results row reports: "default", the method's own rule, or "regression", the LLSF map of
+#: scores to a threshold (:class:`labelrank.threshold.LLSFThreshold`).
+Thresholding = Literal["default", "regression"]
+
+
+def unit_variance(X_train, X_test):
+    """Each feature divided by its standard deviation on the training split (not centred; a constant feature is
+    left as it is); dense features.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> unit_variance(np.array([[0.0, 1.0], [2.0, 1.0]]), np.array([[4.0, 3.0]]))[1]
+    array([[4., 3.]])
+    """
+    import numpy as np
+
+    scale = np.asarray(X_train).std(axis=0)
+    scale[scale == 0] = 1.0
+    return X_train / scale, X_test / scale
+
+
+#: The preparation steps a :class:`Protocol` may name per data set (:attr:`Protocol.preparation`): each takes the
+#: training and test features and returns them prepared.
+PREPARATIONS: dict[str, Callable[[Any, Any], tuple[Any, Any]]] = {"unit_variance": unit_variance}
 
 
 @dataclass(frozen=True)
@@ -36,16 +61,18 @@ class Protocol:
 
     Attributes
     ----------
-    profile : {"quick", "full"}
+    profile : str
+        The profile's name ("quick", "full", or a study's own).
     datasets : tuple of str
-        The data sets, names of :func:`labelrank.datasets.load`.
+        The data sets, names of :func:`labelrank.datasets.load` (or :data:`~labelrank.protocol.SYNTHETIC`).
     n_folds : int
         Cross-validation folds on the training set.
     seed : int
         Seed of the fold split and of the subsamples; the estimators use their own fixed ``random_state=0``.
     grids : dict
-        Axis name -> tuple of values: ``"k"`` (neighbours), ``"C"`` (regularisation), ``"lr"`` (learning rate of
-        ListNet and LambdaRank), ``"lgbm_lr"`` (LightGBM's learning rate).
+        Axis name -> tuple of values; a method's :attr:`MethodSpec.axes` name the grids of its parameters. The grid
+        ``"k"`` holds the numbers of neighbours (the meta-level features are computed once for the largest); a
+        grid named ``"C"`` is widened when a choice sits on its boundary.
     subsample : dict
         Data set -> (training instances, test instances) drawn at random (``seed``); absent = all.
     search : {"staged", "full"}
@@ -61,24 +88,27 @@ class Protocol:
         Values added at the same spacing when a choice sits on the boundary of the ``C`` grid.
     max_widen : int
         How many times the ``C`` grid may be widened on each side.
-    k_meta : int
-        ``k`` of the meta-level features fed to the conventional methods in Fig. 2.
+    meta_k : int
+        ``k`` of the concatenated meta-level features (:func:`~labelrank.protocol.concatenated_meta_features`) on
+        which the methods of :attr:`meta_methods` run.
     selection : dict
         Metric -> the metric whose cross-validated optimum configures it. The default: the ranking metrics follow MAP,
         the decision metrics Micro-F1.
     tune_subsample : dict
         Data set -> number of training instances (a seeded random subset) on which the cross-validation runs;
         absent = the whole training set. The final models are always fitted on the whole training set.
-    fig2_exclude : tuple of str
-        Data sets left out of Fig. 2's runs of the conventional methods on meta-level features.
     methods : dict
         The methods, by name (:class:`MethodSpec`); a study fills it (Yang & Gopal's nine:
-        :data:`labelrank.studies.yang2012.experiments.METHODS`).
-    fig2_methods : tuple of str
-        The conventional methods that Fig. 2 also runs on meta-level features.
-    unit_variance : tuple of str
-        Data sets whose features are divided by their standard deviation on the training split (not centred), a
-        preparation step of the protocol (Yang & Gopal rescale emotions so).
+        :data:`labelrank.studies.yang2012.configuration.METHODS`).
+    meta_methods : dict
+        Data set -> methods of kind "baseline" that :func:`results` also runs on the concatenated meta-level
+        features there (``features="meta"``), besides their original features.
+    preparation : dict
+        Data set -> the names of the steps of :data:`PREPARATIONS` applied to its features after loading, in order
+        (``"unit_variance"``: each feature divided by its standard deviation on the training split).
+    reference : str or None
+        The method every other is compared with by the significance tests of :func:`results` (its ``p_value`` and
+        ``mark`` columns); None: no tests.
     """
 
     profile: str
@@ -93,13 +123,13 @@ class Protocol:
     patience: int = 1
     widen_points: int = 4
     max_widen: int = 2
-    k_meta: int = 10
+    meta_k: int = 10
     selection: dict[str, str] = field(default_factory=lambda: dict(_SELECTION))
     tune_subsample: dict[str, int] = field(default_factory=dict)
-    fig2_exclude: tuple[str, ...] = ()
     methods: Mapping[str, MethodSpec] = field(default_factory=dict)
-    fig2_methods: tuple[str, ...] = ()
-    unit_variance: tuple[str, ...] = ()
+    meta_methods: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    preparation: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    reference: str | None = None
 
     def __post_init__(self):
         for name, value in (("search", self.search), *self.search_by_dataset.items()):
@@ -111,6 +141,15 @@ class Protocol:
             unknown = [m for m in methods if self.methods and m not in self.methods]
             if unknown:
                 raise ValueError(f"staged_methods[{dataset!r}]: {unknown} not among the methods {list(self.methods)}")
+        for dataset, methods in self.meta_methods.items():
+            if isinstance(methods, str) or not all(isinstance(m, str) for m in methods):
+                raise TypeError(f"meta_methods[{dataset!r}] must be a tuple of method names, got {methods!r}")
+        for dataset, steps in self.preparation.items():
+            if isinstance(steps, str) or any(step not in PREPARATIONS for step in steps):
+                raise ValueError(f"preparation[{dataset!r}] must be a tuple of step names among "
+                                 f"{list(PREPARATIONS)}, got {steps!r}")
+        if self.reference is not None and not isinstance(self.reference, str):
+            raise TypeError(f"reference must be None or a method name, got {self.reference!r}")
 
     def search_for(self, dataset: str, method: str | None = None) -> Literal["staged", "full"]:
         """The search strategy :func:`tune` uses on ``dataset`` by default: for ``method`` if given (a method of
@@ -127,10 +166,18 @@ class Protocol:
             return "staged"
         return self.search_by_dataset.get(dataset, self.search)
 
-    @property
-    def fig2_datasets(self) -> tuple[str, ...]:
-        """The data sets on which Fig. 2's conventional methods also run on meta-level features."""
-        return tuple(d for d in self.datasets if d not in self.fig2_exclude)
+    def spec(self, method: str) -> MethodSpec:
+        """The :class:`MethodSpec` of ``method``, a key of :attr:`methods` (a ValueError naming the methods else).
+
+        Examples
+        --------
+        >>> p = Protocol("demo", ("a",), 3, 0, {}, methods={"m": MethodSpec("m", "baseline", "MLkNN", ())})
+        >>> p.spec("m").estimator
+        'MLkNN'
+        """
+        if method not in self.methods:
+            raise ValueError(f"method must be one of {list(self.methods)}, got {method!r}")
+        return self.methods[method]
 
     @property
     def k_max(self) -> int:
@@ -141,14 +188,14 @@ class Protocol:
         """What identifies the data of one data set under this profile (part of every cache key).
 
         The settings that select and split the data, then the preparation steps applied to it: how the loader
-        makes features (:func:`labelrank.datasets.preparation`; Reuters-21578's text analysis), and
-        ``"unit_variance"`` where the protocol rescales the features.
+        makes features (:func:`labelrank.datasets.preparation`; Reuters-21578's text analysis), and the names of
+        the protocol's own steps (:attr:`preparation`).
         """
         key = (dataset, self.subsample.get(dataset), self.tune_subsample.get(dataset), self.n_folds, self.seed,
-               self.k_max, self.k_meta)
+               self.k_max, self.meta_k)
         if dataset in datasets_registry:
             key += preparation(dataset)
-        return key + (("unit_variance",) if dataset in self.unit_variance else ())
+        return key + tuple(self.preparation.get(dataset, ()))
 
     @property
     def targets(self) -> tuple[str, ...]:
@@ -254,9 +301,3 @@ def default_protocol(profile: str | None = None) -> Protocol:
         raise ValueError("no protocol is registered: pass proto= (a Protocol), or import a study that registers "
                          "its protocols, e.g. labelrank.studies.yang2012.experiments")
     return _PROTOCOLS[-1](profile)
-
-
-def _spec(method: str, proto: Protocol) -> MethodSpec:
-    if method not in proto.methods:
-        raise ValueError(f"method must be one of {list(proto.methods)}, got {method!r}")
-    return proto.methods[method]

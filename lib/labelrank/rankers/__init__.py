@@ -66,7 +66,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from labelrank._validation import check_choice
+from labelrank.validation import check_choice
 from labelrank.rankers._base import _Ranker, check_meta_features
 from labelrank.rankers.boosting import LightGBMLambdaRank
 from labelrank.rankers.gradient import LambdaRank, ListNet

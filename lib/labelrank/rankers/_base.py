@@ -9,8 +9,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
-from labelrank._validation import (
-    _describe,
+from labelrank.validation import (
+    describe_value,
     check_label_matrix,
     check_positive_int,
     check_real,
@@ -65,7 +65,7 @@ def check_meta_features(Z: Any, name: str = "Z") -> np.ndarray:
     ValueError: Z must be 3-D (n_instances, n_labels, n_features), got shape (2, 3)
     """
     if Z is None or isinstance(Z, (str, bytes)) or hasattr(Z, "tocsr"):
-        raise TypeError(f"{name} must be a 3-D array (n_instances, n_labels, n_features), got {_describe(Z)}")
+        raise TypeError(f"{name} must be a 3-D array (n_instances, n_labels, n_features), got {describe_value(Z)}")
     try:
         arr = np.asarray(Z)
     except (TypeError, ValueError) as exc:
@@ -215,7 +215,7 @@ class _Ranker(BaseEstimator):
 
     def _check_standardize(self) -> None:
         if not isinstance(self.standardize, (bool, np.bool_)):
-            raise TypeError(f"standardize must be True or False, got {_describe(self.standardize)}")
+            raise TypeError(f"standardize must be True or False, got {describe_value(self.standardize)}")
 
 
 class _LinearRanker(_Ranker):

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from labelrank.optional import require
-from labelrank._validation import (
+from labelrank.validation import (
     check_positive_int,
     check_real,
 )

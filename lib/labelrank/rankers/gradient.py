@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from labelrank.optional import require
-from labelrank._validation import (
+from labelrank.validation import (
     check_choice,
     check_positive_int,
     check_real,
@@ -26,8 +26,8 @@ from labelrank.rankers.losses import (
     LambdaMetric,
     ListNetTarget,
     _lambdas,
-    _listnet_target,
-    _log_softmax_rows,
+    listnet_target,
+    log_softmax_rows,
 )
 
 numba = require("numba", "labelrank.rankers.gradient (the gradient rankers' compiled parameter update)")
@@ -282,13 +282,13 @@ class ListNet(_GradientRanker):
         check_choice(self.target, "target", ("softmax", "normalized"))
 
     def _usable(self, Y: np.ndarray) -> np.ndarray:
-        return _listnet_target(Y, self.target)[1]
+        return listnet_target(Y, self.target)[1]
 
     def _targets(self, Y: np.ndarray) -> np.ndarray:
-        return _listnet_target(Y, self.target)[0]  # each list's top-one distribution P, row by row
+        return listnet_target(Y, self.target)[0]  # each list's top-one distribution P, row by row
 
     def _list_gradient(self, S, P):
-        logp = _log_softmax_rows(S)
+        logp = log_softmax_rows(S)
         return np.exp(logp) - P, -(P * logp).sum(axis=1)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from scipy.special import softmax
 
 from labelrank.optional import require
-from labelrank._validation import (
+from labelrank.validation import (
     check_choice,
     check_label_matrix,
     check_score_matrix,
@@ -25,7 +25,7 @@ numba = require("numba", "labelrank.rankers.losses (LambdaRank's compiled kernel
 ListNetTarget = Literal["softmax", "normalized"]
 
 
-def _log_softmax_rows(S: np.ndarray) -> np.ndarray:
+def log_softmax_rows(S: np.ndarray) -> np.ndarray:
     """``scipy.special.log_softmax(S, axis=1)`` for a 2-D float array, by the same operations in the same order
     (so the same numbers) without scipy's array-API dispatch, which cost more than the arithmetic on a training
     batch (a test compares the two)."""
@@ -36,7 +36,7 @@ def _log_softmax_rows(S: np.ndarray) -> np.ndarray:
         return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
 
 
-def _listnet_target(Y: np.ndarray, target: str) -> tuple[np.ndarray, np.ndarray]:
+def listnet_target(Y: np.ndarray, target: str) -> tuple[np.ndarray, np.ndarray]:
     """The target top-one distribution of each list and a mask of the lists that have one."""
     Yf = Y.astype(np.float64)
     if target == "softmax":
@@ -54,7 +54,7 @@ def _checked_lists(scores: Any, Y: Any, target: str) -> tuple[np.ndarray, np.nda
     Y = check_label_matrix(Y, "Y")
     if S.shape != Y.shape:
         raise ValueError(f"scores and Y must have the same shape, got {S.shape} and {Y.shape}")
-    P, usable = _listnet_target(Y, target)
+    P, usable = listnet_target(Y, target)
     return S, P, usable
 
 
@@ -88,7 +88,7 @@ def listnet_loss(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.n
     0.6931471805599453
     """
     S, P, usable = _checked_lists(scores, Y, target)
-    return np.where(usable, -(P * _log_softmax_rows(S)).sum(axis=1), 0.0)
+    return np.where(usable, -(P * log_softmax_rows(S)).sum(axis=1), 0.0)
 
 
 def listnet_gradient(scores: Any, Y: Any, target: ListNetTarget = "softmax") -> np.ndarray:

@@ -10,7 +10,7 @@ The problem is :mod:`labelrank.rankers.pairwise_svm`'s (P). In its one-block cas
 
 With blocks (Rank-SVM: one weight vector per label, pair ``p`` comparing labels :math:`s_p` and :math:`t_p` of
 one row) ``w`` is the flattened weight matrix and :math:`z_p = (e_{s_p} - e_{t_p}) \otimes F_{a_p}`: the same
-problem in ``n_blocks * d`` dimensions (:class:`~labelrank.rankers._pair_maps._LabelPairs`).
+problem in ``n_blocks * d`` dimensions (:class:`~labelrank.rankers.pair_maps._LabelPairs`).
 
 Dual coordinate descent (:func:`~labelrank.rankers.pairwise_svm.fit_pairwise_hinge`) slows down as ``C`` grows:
 many dual variables then sit strictly inside their box and every epoch moves each of them a little. This module
@@ -71,11 +71,11 @@ Five things make a large ranking problem cheap, none of which changes the optimu
   on yeast), whose Gram matrix and Cholesky factor would be most of a fit's time: consecutive Newton steps of one
   inner solve mostly differ in a few dozen pairs of their bands, so the next system is the last one factored
   plus a change of low rank, solved through the Woodbury identity from that factor and checked against its own
-  residual (:class:`~labelrank.rankers._pair_maps._Factored`), which saves most of the factorisations.
+  residual (:class:`~labelrank.rankers.pair_maps._Factored`), which saves most of the factorisations.
 * **Rows read in float32** where they come so (RankSVM-IR's rows of the meta-level features): most of a
   RankSVM-IR fit is passes over ``F`` (``F @ w`` and ``F.T @ c``, each limited by the bytes it reads), and float32
   halves them; the products are computed and summed in float64 by compiled loops, so the problem solved is
-  exactly the one with those float32 values (:class:`~labelrank.rankers._pair_maps._Pairs`).
+  exactly the one with those float32 values (:class:`~labelrank.rankers.pair_maps._Pairs`).
 
 References
 ----------
@@ -102,8 +102,8 @@ from typing import Any
 
 import numpy as np
 
-from labelrank._validation import check_positive_int, check_real
-from labelrank.rankers._pair_maps import _LabelPairs, _Pairs, _Screen
+from labelrank.validation import check_positive_int, check_real
+from labelrank.rankers.pair_maps import _LabelPairs, _Pairs, _Screen
 from labelrank.rankers.pairwise_svm import (
     PairwiseHingeResult,
     _as_dense_matrix,

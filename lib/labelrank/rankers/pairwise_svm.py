@@ -82,7 +82,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from labelrank.optional import require
-from labelrank._validation import check_label_matrix, check_positive_int, check_real
+from labelrank.validation import check_label_matrix, check_positive_int, check_real
 
 numba = require("numba", "labelrank.rankers.pairwise_svm (the solver's compiled kernels)")
 

@@ -11,12 +11,12 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
 from labelrank.optional import require
-from labelrank._validation import _describe, check_label_matrix
+from labelrank.validation import describe_value, check_label_matrix
 from labelrank.rankers._base import (
     _chunk_rows,
     _SVMRanker,
 )
-from labelrank.rankers._simplex_qp import solve_simplex_qp
+from labelrank.rankers.simplex_qp import solve_simplex_qp
 from labelrank.rankers.pairwise_newton import fit_pairwise_hinge_alm, fit_pairwise_hinge_alm_path
 from labelrank.rankers.pairwise_svm import PairwiseHingeResult, dual_path_starts, fit_pairwise_hinge, rank_svm_pairs
 
@@ -382,7 +382,7 @@ class SVMMAP(_SVMRanker):
     of :math:`\bar a` together), adds the averaged constraint to the working set, and re-solves the working set's
     dual QP (:math:`\max_\alpha \sum_t \alpha_t \bar b_t - \tfrac12 \lVert \sum_t \alpha_t \bar a_t \rVert^2`,
     :math:`\alpha \ge 0`, :math:`\sum_t \alpha_t \le C`) exactly, by an active-set method warm-started from the
-    last solution (:func:`labelrank.rankers._simplex_qp.solve_simplex_qp`); as in SVM-struct, a constraint whose
+    last solution (:func:`labelrank.rankers.simplex_qp.solve_simplex_qp`); as in SVM-struct, a constraint whose
     dual variable has stayed 0 for 50 iterations leaves the working set (it comes back if it is the
     most violated one again), which keeps the QP small at large ``C``. It stops when the new constraint is
     violated by at most ``tol`` more than the working set's slack. This is SVM-struct's algorithm, deterministic
@@ -452,7 +452,7 @@ class SVMMAP(_SVMRanker):
     def _check_params(self) -> None:
         super()._check_params()
         if not isinstance(self.warm_start, (bool, np.bool_)):
-            raise TypeError(f"warm_start must be True or False, got {_describe(self.warm_start)}")
+            raise TypeError(f"warm_start must be True or False, got {describe_value(self.warm_start)}")
 
     def _path(self, Z: Any, Y: Any, values: list[float]) -> list[SVMMAP]:
         # each C warm-started from the last one's working set, as refits of one estimator with warm_start=True; the

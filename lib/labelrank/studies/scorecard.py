@@ -73,7 +73,7 @@ import pandas as pd
 
 from labelrank.studies import paper
 from labelrank.paths import data_dir, project_root
-from labelrank._validation import _describe, check_choice
+from labelrank.validation import describe_value, check_choice
 from labelrank.protocol.profile import resolve
 
 __all__ = [
@@ -201,9 +201,9 @@ def half_unit(printed: str) -> float:
         float(text)
         power = int(exponent) if exponent else 0
     except ValueError:
-        raise ValueError(f"printed must be a number as printed, got {_describe(printed)}") from None
+        raise ValueError(f"printed must be a number as printed, got {describe_value(printed)}") from None
     if not math.isfinite(float(text)):
-        raise ValueError(f"printed must be a finite number, got {_describe(printed)}")
+        raise ValueError(f"printed must be a finite number, got {describe_value(printed)}")
     decimals = len(mantissa.partition(".")[2])
     return 0.5 * 10.0 ** (power - decimals)
 
@@ -262,7 +262,7 @@ def compare(records: Sequence[dict[str, Any]], *, source: str, table: str, toler
         its status, whatever its agreement; a row without a number of ours is "paper only".
     """
     if not isinstance(tolerance, Tolerance):
-        raise TypeError(f"tolerance must be a Tolerance, got {_describe(tolerance)}")
+        raise TypeError(f"tolerance must be a Tolerance, got {describe_value(tolerance)}")
     basis = check_choice(basis, "basis", BASES[:3])
     rows = []
     for rec in records:
@@ -725,7 +725,7 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
         If ``frame`` lacks a column of :data:`COLUMNS` or has an unknown status.
     """
     if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"frame must be a DataFrame of scorecard(), got {_describe(frame)}")
+        raise TypeError(f"frame must be a DataFrame of scorecard(), got {describe_value(frame)}")
     missing = [c for c in ("source", "table", "status", "abs_delta", "tolerance") if c not in frame.columns]
     if missing:
         raise ValueError(f"frame lacks the scorecard column(s) {missing}")
@@ -752,7 +752,7 @@ def by_basis(frame: pd.DataFrame) -> pd.DataFrame:
         If ``frame`` lacks the ``basis`` or ``agreement`` column.
     """
     if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"frame must be a DataFrame of scorecard(), got {_describe(frame)}")
+        raise TypeError(f"frame must be a DataFrame of scorecard(), got {describe_value(frame)}")
     missing = [c for c in ("basis", "agreement") if c not in frame.columns]
     if missing:
         raise ValueError(f"frame lacks the scorecard column(s) {missing}")

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from labelrank._validation import check_positive_int
+from labelrank.validation import check_positive_int
 from labelrank.cost import bdm, common_ancestor_height, learning_accuracy, path_distance
 from labelrank.hierarchy import LabelTree
 

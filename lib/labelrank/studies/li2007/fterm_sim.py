@@ -39,10 +39,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from labelrank._validation import _describe, check_choice, check_positive_int, check_real
+from labelrank.validation import describe_value, check_choice, check_positive_int, check_real
 from labelrank.cost import bdm_matrix
 from labelrank.hierarchy import LabelTree
-from labelrank.metrics.cost_precision import CostScorer, _check_similarity
+from labelrank.metrics.cost_precision import CostScorer, check_similarity
 from labelrank.protocol.profile import resolve
 
 __all__ = [
@@ -151,7 +151,7 @@ def synthetic_fterm_codes(spec: ThemeSpec = ThemeSpec(), seed: int = 0) -> list[
     (('AA', 0), ('AA01', 0))
     """
     if not isinstance(spec, ThemeSpec):
-        raise TypeError(f"spec must be a ThemeSpec, got {_describe(spec)}")
+        raise TypeError(f"spec must be a ThemeSpec, got {describe_value(spec)}")
     rng = np.random.default_rng(_check_seed(seed))
     viewpoints: list[str] = []
     letters = string.ascii_uppercase
@@ -200,7 +200,7 @@ def fterm_elements(tree: LabelTree) -> np.ndarray:
     The theme (root) and the viewpoints (``AA``) are headings; patents and systems use elements only.
     """
     if not isinstance(tree, LabelTree):
-        raise TypeError(f"tree must be a LabelTree, got {_describe(tree)}")
+        raise TypeError(f"tree must be a LabelTree, got {describe_value(tree)}")
     idx = np.array([i for i, lab in enumerate(tree.labels) if _ELEMENT.match(lab)], dtype=np.int64)
     if idx.size == 0:
         raise ValueError(f"tree has no F-term element labels such as 'AA01': {tree!r}")
@@ -289,10 +289,10 @@ def _similarity_values(tree: LabelTree, similarity: pd.DataFrame) -> np.ndarray:
     """The values of ``similarity`` after the checks of :class:`CostScorer` (a square DataFrame in [0, 1] with 1
     on the diagonal and no repeated label) and one more: its labels are ``tree.labels``, in that order."""
     if not isinstance(similarity, pd.DataFrame):
-        raise TypeError(f"similarity must be a DataFrame (bdm_matrix(tree)), got {_describe(similarity)}")
+        raise TypeError(f"similarity must be a DataFrame (bdm_matrix(tree)), got {describe_value(similarity)}")
     if tuple(similarity.index) != tree.labels or tuple(similarity.columns) != tree.labels:
         raise ValueError("similarity must be indexed by tree.labels, in that order, on both axes (bdm_matrix(tree))")
-    _, values = _check_similarity(similarity)
+    _, values = check_similarity(similarity)
     return values
 
 
@@ -399,7 +399,7 @@ def _check_index_array(value: object, name: str, ndim: int, n_labels: int, paddi
     """An integer array of label indices in ``0 .. n_labels - 1`` (``-1`` also allowed when ``padding``)."""
     arr = np.asarray(value)
     if arr.ndim != ndim or not (np.issubdtype(arr.dtype, np.integer) and arr.dtype != np.bool_):
-        raise TypeError(f"{name} must be a {ndim}-D integer array of label indices, got {_describe(value)}")
+        raise TypeError(f"{name} must be a {ndim}-D integer array of label indices, got {describe_value(value)}")
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
     low = -1 if padding else 0
@@ -414,7 +414,7 @@ def _check_run_inputs(truth: object, S: object, candidates: object) -> tuple[np.
     """Validate the arrays of :func:`neighbourhood` and :func:`simulate_run` against each other."""
     S_arr = np.asarray(S)
     if S_arr.ndim != 2 or S_arr.shape[0] != S_arr.shape[1] or not np.issubdtype(S_arr.dtype, np.number):
-        raise ValueError(f"S must be a square numeric matrix (labels x labels), got {_describe(S)}")
+        raise ValueError(f"S must be a square numeric matrix (labels x labels), got {describe_value(S)}")
     S_arr = S_arr.astype(np.float64, copy=False)
     if not np.isfinite(S_arr).all():
         raise ValueError("S must be finite, got NaN or infinite entries")
@@ -495,7 +495,7 @@ def simulate_run(
         As :func:`neighbourhood`, and for an ``nbr`` whose shape is not (patents, candidates).
     """
     if not isinstance(spec, SystemSpec):
-        raise TypeError(f"spec must be a SystemSpec, got {_describe(spec)}")
+        raise TypeError(f"spec must be a SystemSpec, got {describe_value(spec)}")
     cutoff = check_positive_int(cutoff, "cutoff")
     rng = np.random.default_rng(_check_seed(seed))
     truth, S, candidates = _check_run_inputs(truth, S, candidates)
@@ -628,7 +628,7 @@ def book_n_patents(profile: str | None = None) -> int:
 
 def _check_scores(scores: object) -> pd.DataFrame:
     if not isinstance(scores, pd.DataFrame) or not isinstance(scores.columns, pd.MultiIndex):
-        raise TypeError(f"scores must be the DataFrame of SimulatedTask.evaluate(), got {_describe(scores)}")
+        raise TypeError(f"scores must be the DataFrame of SimulatedTask.evaluate(), got {describe_value(scores)}")
     missing = [(m, v) for m in MEASURES for v in VARIANT_NAMES if (m, v) not in scores.columns]
     if missing:
         raise ValueError(f"scores lacks the columns {missing} (expected SimulatedTask.evaluate()'s)")

@@ -43,7 +43,7 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.preprocessing import normalize
 from sklearn.svm import LinearSVC
 
-from labelrank._cache import ResultCache
+from labelrank.cache import ResultCache
 from labelrank.paths import cache_dir
 from labelrank.datasets import REGISTRY, count_matrix, load_texts, ltc_tfidf
 from labelrank.cost import bdm, path_distance

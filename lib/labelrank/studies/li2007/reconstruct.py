@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 import pandas as pd
 
-from labelrank._validation import check_positive_int, check_real
+from labelrank.validation import check_positive_int, check_real
 from labelrank.cost import common_prefix, bdm_matrix, bdm_terms
 from labelrank.hierarchy import LabelTree
 from labelrank.studies.paper import load

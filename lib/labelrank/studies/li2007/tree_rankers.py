@@ -34,8 +34,8 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.linear_model import LogisticRegression
 
-from labelrank._validation import _describe, as_2d_array, check_real
-from labelrank._validation import check_fit_input as _check_fit_input
+from labelrank.validation import describe_value, as_2d_array, check_real
+from labelrank.validation import check_fit_input as _check_fit_input
 from labelrank.hierarchy import LabelTree
 
 __all__ = ["FlatRanker", "TopDownRanker"]
@@ -155,11 +155,11 @@ class TopDownRanker(BaseEstimator):
 
     def _check_tree(self) -> tuple[LabelTree, list[str]]:
         if not isinstance(self.tree, LabelTree):
-            raise TypeError(f"tree must be a LabelTree, got {_describe(self.tree)}")
+            raise TypeError(f"tree must be a LabelTree, got {describe_value(self.tree)}")
         if self.tree.is_dag:
             raise ValueError("tree must be a tree, got a DAG (a label with several parents)")
         if isinstance(self.labels, str) or not isinstance(self.labels, Sequence):
-            raise TypeError(f"labels must be a sequence of labels, got {_describe(self.labels)}")
+            raise TypeError(f"labels must be a sequence of labels, got {describe_value(self.labels)}")
         labels = list(self.labels)
         for lab in labels:
             self.tree._check(lab, "an entry of labels")

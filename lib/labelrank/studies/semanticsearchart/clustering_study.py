@@ -19,7 +19,7 @@ clustering 20 Newsgroups, whereas ltc is what Yang & Gopal's classification expe
 
 Two clustering methods: ``"kmeans"`` (scikit-learn's :class:`~sklearn.cluster.KMeans`, Euclidean, on the
 L2-normalised TF-IDF rows) and ``"spherical_kmeans"`` (:func:`spherical_kmeans`, cosine similarity with unit-length
-centroids, Dhillon & Modha 2001). Runs are cached (:class:`labelrank._cache.ResultCache`) under
+centroids, Dhillon & Modha 2001). Runs are cached (:class:`labelrank.cache.ResultCache`) under
 :func:`labelrank.paths.cache_dir`, keyed on their parameters and ``_STUDY_VERSION``; a cached run keeps the timing
 measured when it was computed.
 """
@@ -37,9 +37,9 @@ from sklearn.cluster import KMeans
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.preprocessing import normalize
 
-from labelrank._cache import ResultCache
+from labelrank.cache import ResultCache
 from labelrank.paths import cache_dir
-from labelrank._validation import check_choice, check_positive_int, check_real
+from labelrank.validation import check_choice, check_positive_int, check_real
 from labelrank.metrics.clustering import (
     class_weighted_f_measure,
     clustering_accuracy,

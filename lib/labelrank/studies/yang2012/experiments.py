@@ -90,169 +90,53 @@ import numpy as np
 import pandas as pd
 
 from labelrank import datasets
-from labelrank.paths import cache_dir, unwritable_reason
 from labelrank.metrics import evaluate
+from labelrank.paths import cache_dir, unwritable_reason
 from labelrank.protocol import (  # the engine's public functions, which the chapters call through this module
     ENGINE_VERSION,
+    METRIC_NAMES,
     SYNTHETIC,
+    ConvergenceCounter,
     MethodSpec,
     Protocol,
+    RecordedRun,
+    Representation,
     TuneResult,
-    beside_paper,
+    check_representation,
+    code_version,
     concatenated_meta_features,
     default_protocol,
+    final_fit_task,
+    final_outputs,
+    fit_ranker,
+    fold_data,
     fold_indices,
     jobs,
+    load_data,
+    make_estimator,
     meta_features,
     n_jobs,
+    params_key,
     rank_conflicts,
     rank_methods,
     rank_totals,
     register_protocols,
+    results,
+    run_calls,
     run_full_grids,
     run_info,
     staged_and_full,
-    final_outputs,
+    start_task,
+    task_cache,
+    threads_per_task,
     tune,
     tuning_rows,
     widen_grid,
 )
-from labelrank.protocol.data import _split, load_data
-from labelrank.protocol.fits import (
-    _check_representation,
-    _ConvergenceWarnings,
-    _params_key,
-    _run_calls,
-    _start_task,
-    _final_fit_uncached,
-    _threads_per_task,
-    fit_ranker,
-    make_estimator,
-)
-from labelrank.protocol.keys import _cached, code_version
-from labelrank.protocol.profile import get_profile
-from labelrank.protocol.results import results
-from labelrank.protocol.runs import _recording, run_info
-from labelrank.protocol.search import TuneResult, staged_and_full, tune
-from labelrank.protocol.settings import (
-    _METRIC_NAMES,
-    MethodSpec,
-    Protocol,
-    Representation,
-    _spec,
-    n_jobs,
-    register_protocols,
-)
+from labelrank.studies.paper import beside_paper
+from labelrank.studies.yang2012.configuration import FIG2_METHODS, METHODS, exact, fig2_datasets, protocol
 
 _PROG = "python -m labelrank.studies.yang2012.experiments"
-
-#: The methods of Tables 3-6, by the paper's names; "MLC-LightGBM" is our extra column of Table 6. A method's
-#: ``version`` is part of its results' cache key: it is raised whenever a change of the method's code moves its
-#: numbers, even in the last bits (tests/test_protocol_golden.py fails until it is); git's history says what each
-#: version changed.
-METHODS: dict[str, MethodSpec] = {
-    spec.name: spec
-    for spec in (
-        MethodSpec("MLC-ListNet", "ranker", "listnet", (("k", "k"), ("learning_rate", "lr")),
-                   batch_axis="learning_rate"),
-        MethodSpec("Binary-SVM", "baseline", "BinarySVM", (("C", "C"),), version=7, warm_axis="C"),
-        MethodSpec("RankSVM", "baseline", "RankSVM", (("C", "C"),), version=9, warm_axis="C"),
-        # distances on the features as given (after section 3.4's rescaling of emotions), not MULAN's default
-        # min-max normalised ones: chapter "Learning to rank categories", section "Checked against MULAN"
-        MethodSpec("IBLR", "baseline", "IBLRML", (("k", "k"),), version=4),
-        MethodSpec("ML-kNN", "baseline", "MLkNN", (("k", "k"),)),
-        MethodSpec("MLC-SVM-MAP", "ranker", "svmmap", (("k", "k"), ("C", "C")), version=6, warm_axis="C"),
-        MethodSpec("MLC-RankSVM-IR", "ranker", "ranksvm", (("k", "k"), ("C", "C")), version=11, warm_axis="C"),
-        MethodSpec("MLC-LambdaRank", "ranker", "lambdarank", (("k", "k"), ("learning_rate", "lr")), version=2,
-                   batch_axis="learning_rate"),
-        MethodSpec("MLC-LightGBM", "ranker", "lightgbm", (("k", "k"), ("learning_rate", "lgbm_lr")),
-                   batch_axis="learning_rate"),
-    )
-}
-
-
-#: The conventional methods that Fig. 2 also runs on meta-level features.
-FIG2_METHODS: tuple[str, ...] = ("Binary-SVM", "RankSVM", "IBLR", "ML-kNN")
-
-
-def protocol(profile: str | None = None) -> Protocol:
-    """Yang & Gopal's protocol under a profile (``LABELRANK_PROFILE`` when None; see :mod:`labelrank.protocol.profile`).
-
-    Examples
-    --------
-    >>> p = protocol("full")
-    >>> p.datasets, p.n_folds, len(p.grids["C"]), p.grids["k"][:3]
-    (('emotions', 'scene', 'yeast', 'reuters21578'), 5, 20, (10, 20, 30))
-    """
-    profile = get_profile() if profile is None else profile
-    if profile == "full":
-        return Protocol(
-            profile="full",
-            datasets=("emotions", "scene", "yeast", "reuters21578"),
-            n_folds=5,
-            seed=0,
-            search="full",
-            patience=1,
-            tune_subsample={"reuters21578": 2000},
-            fig2_exclude=("reuters21578",),
-            methods=METHODS,
-            fig2_methods=FIG2_METHODS,
-            unit_variance=("emotions",),  # section 3.4
-            grids={
-                "k": tuple(range(10, 101, 10)),
-                "C": tuple(float(c) for c in np.logspace(-6, 6, 20)),
-                "lr": (1e-3, 3e-3, 1e-2, 3e-2, 1e-1),
-                "lgbm_lr": (0.03, 0.1, 0.3),
-            },
-        )
-    if profile == "quick":
-        return Protocol(
-            profile="quick",
-            datasets=("emotions", "yeast"),
-            n_folds=3,
-            seed=0,
-            grids={
-                "k": (10, 20),
-                "C": tuple(float(c) for c in np.logspace(-3, 0, 4)),
-                "lr": (1e-2, 3e-2),
-                "lgbm_lr": (0.1,),
-            },
-            subsample={"emotions": (300, 202), "yeast": (400, 300)},
-            patience=1,
-            widen_points=1,
-            max_widen=1,
-            methods=METHODS,
-            fig2_methods=FIG2_METHODS,
-            unit_variance=("emotions",),  # section 3.4
-        )
-    raise ValueError(f"profile must be 'quick' or 'full', got {profile!r}")
-
-
-def exact(proto: Protocol | str | None = None) -> Protocol:
-    """The paper's protocol exactly, under a profile's data sets, folds and grids: ``search="full"`` on every data
-    set (the product of every method's grids), no cross-validation subsample (Reuters-21578 on all 7,770 training
-    documents) and Fig. 2 on every data set. Its fits share the cache with the profile's wherever they are the same
-    fits (the data key holds the subsample, so Reuters-21578's cross-validation fits are its own).
-
-    Parameters
-    ----------
-    proto : Protocol or str, optional
-        A protocol or a profile name (``LABELRANK_PROFILE`` when None).
-
-    Returns
-    -------
-    Protocol
-
-    Examples
-    --------
-    >>> p = exact("full")
-    >>> p.search_for("reuters21578", "RankSVM"), p.tune_subsample, p.fig2_datasets == p.datasets
-    ('full', {}, True)
-    """
-    proto = protocol(proto) if proto is None or isinstance(proto, str) else proto
-    return dataclasses.replace(proto, search="full", search_by_dataset={}, staged_methods={}, tune_subsample={},
-                               fig2_exclude=())
-
 
 def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None = None,
                       proto: Protocol | None = None, progress: bool = True) -> pd.DataFrame:
@@ -293,7 +177,7 @@ def search_comparison(dataset: str = "emotions", methods: Sequence[str] | None =
             rows.append({
                 "dataset": dataset, "method": method, "target": target,
                 "staged": json.dumps(a, sort_keys=True), "full": json.dumps(b, sort_keys=True),
-                "same": _params_key(a) == _params_key(b),
+                "same": params_key(a) == params_key(b),
                 "cv_staged": staged.cv_value(a, target), "cv_full": full.cv_value(b, target),
                 "cv_full_at_staged": _cv_value_or_nan(full, a, target),
                 "points_staged": len(staged.points), "points_full": len(full.points),
@@ -322,14 +206,14 @@ def test_curve(dataset: str, method: str, features: Representation = "original",
         Index: the grid values of the method's only axis; columns: the eight metrics (default threshold rule).
     """
     proto = protocol() if proto is None else proto
-    spec = _spec(method, proto)
+    spec = proto.spec(method)
     if len(spec.axes) != 1:
         raise ValueError(f"method must have a single tuned parameter, got {method!r} with axes {spec.axes}")
     features = "meta" if spec.kind == "ranker" else features
-    _check_representation(method, features, proto)
+    check_representation(method, features, proto)
     name, grid = spec.axes[0]
     values = proto.grids[grid]
-    outs = _run_calls(_test_curve_calls(dataset, method, features, proto), f"{dataset} {method}: test values over "
+    outs = run_calls(_test_curve_calls(dataset, method, features, proto), f"{dataset} {method}: test values over "
                       "the grid", progress)
     _, _, _, Y_test = load_data(dataset, proto)
     rows = {v: evaluate(Y_test, o["scores"], o["pred"]["default"]) for v, o in zip(values, outs)}
@@ -338,11 +222,11 @@ def test_curve(dataset: str, method: str, features: Representation = "original",
 
 def _test_curve_calls(dataset: str, method: str, features: str, proto: Protocol) -> list[tuple[Any, tuple]]:
     """The cached final fits of :func:`test_curve` (checked input), one per value of the method's axis."""
-    name, grid = _spec(method, proto).axes[0]
-    cached = _cached(_final_fit_uncached, "final_fit")
-    threads = _threads_per_task(n_jobs())
-    return [(cached, (dataset, proto.data_key(dataset), method, features, _params_key({name: v}),
-                      code_version(_spec(method, proto)), proto, threads)) for v in proto.grids[grid]]
+    name, grid = proto.spec(method).axes[0]
+    cached = task_cache(final_fit_task, "final_fit")
+    threads = threads_per_task(n_jobs())
+    return [(cached, (dataset, proto.data_key(dataset), method, features, params_key({name: v}),
+                      code_version(proto.spec(method)), proto, threads)) for v in proto.grids[grid]]
 
 
 #: The fraction of a fold's training instances :func:`splitting_comparison` holds out for the threshold map.
@@ -353,12 +237,12 @@ def _splitting_fold(dataset: str, data_key: tuple, method: str, params_key: tupl
                     version: str, proto: Protocol, threads: int) -> dict[str, dict[str, float]]:
     from labelrank.threshold import LLSFThreshold
 
-    _start_task(threads)
-    X_fit, Y_fit, X_val, Y_val = _split(dataset, proto, fold)
+    start_task(threads)
+    X_fit, Y_fit, X_val, Y_val = fold_data(dataset, proto, fold)
     params = dict(params_key)
     out = {}
     # non-splitting: ranker and threshold on the same instances (the estimator's own LLSF)
-    with _ConvergenceWarnings():
+    with ConvergenceCounter():
         est = make_estimator(method, params, "regression", proto).fit(X_fit, Y_fit)
     out["non-splitting"] = evaluate(Y_val, est.decision_function(X_val), est.predict(X_val))
     # splitting: the ranker on a primary part, the LLSF map on the scores of the secondary part
@@ -366,7 +250,7 @@ def _splitting_fold(dataset: str, data_key: tuple, method: str, params_key: tupl
     order = rng.permutation(Y_fit.shape[0])
     n_sec = int(round(secondary * Y_fit.shape[0]))
     sec, prim = np.sort(order[:n_sec]), np.sort(order[n_sec:])
-    with _ConvergenceWarnings():
+    with ConvergenceCounter():
         est = make_estimator(method, params, "regression", proto).fit(X_fit[prim], Y_fit[prim])
     threshold = LLSFThreshold(rescale=True).fit(est.decision_function(X_fit[sec]), Y_fit[sec])
     scores = est.decision_function(X_val)
@@ -419,17 +303,17 @@ def _fold_calls(func: Callable, name: str, dataset: str, method: str, params: di
                 proto: Protocol) -> list[tuple[Any, tuple]]:
     """The cached calls ``func(dataset, data_key, method, params_key, fold, *extra, version, proto, threads)``,
     one per fold."""
-    cached = _cached(func, name)
-    version = code_version(_spec(method, proto))
-    return [(cached, (dataset, proto.data_key(dataset), method, _params_key(params), f, *extra, version, proto,
-                      _threads_per_task(n_jobs()))) for f in range(proto.n_folds)]
+    cached = task_cache(func, name)
+    version = code_version(proto.spec(method))
+    return [(cached, (dataset, proto.data_key(dataset), method, params_key(params), f, *extra, version, proto,
+                      threads_per_task(n_jobs()))) for f in range(proto.n_folds)]
 
 
 def _fold_means(calls: list[tuple[Any, tuple]], desc: str, progress: bool) -> pd.DataFrame:
     """Run :func:`_fold_calls`' ``calls``, each returning ``{variant: {metric: value}}``: the means over the folds,
     one row per variant."""
-    folds = _run_calls(calls, desc, progress)
-    return pd.DataFrame({v: {m: float(np.nanmean([f[v][m] for f in folds])) for m in _METRIC_NAMES}
+    folds = run_calls(calls, desc, progress)
+    return pd.DataFrame({v: {m: float(np.nanmean([f[v][m] for f in folds])) for m in METRIC_NAMES}
                          for v in folds[0]}).T
 
 
@@ -437,9 +321,9 @@ def _llsf_inputs_fold(dataset: str, data_key: tuple, method: str, params_key: tu
                       proto: Protocol, threads: int) -> dict[str, dict[str, float]]:
     from labelrank.threshold import LLSFThreshold
 
-    _start_task(threads)
-    _, Y_fit, _, Y_val = _split(dataset, proto, fold)
-    with _ConvergenceWarnings():
+    start_task(threads)
+    _, Y_fit, _, Y_val = fold_data(dataset, proto, fold)
+    with ConvergenceCounter():
         est, Zf, Zv = fit_ranker(dataset, method, dict(params_key), fold, proto)
     train_scores, scores = est.decision_function_features(Zf), est.decision_function_features(Zv)
     out = {}
@@ -487,7 +371,7 @@ def llsf_inputs_comparison(dataset: str, method: str = "MLC-ListNet", params: di
 def _llsf_inputs_calls(dataset: str, method: str, params: dict[str, Any] | None, proto: Protocol,
                        progress: bool) -> list[tuple[Any, tuple]]:
     """The cached calls of :func:`llsf_inputs_comparison` (``method`` checked, the default ``params`` tuned)."""
-    if _spec(method, proto).kind != "ranker":
+    if proto.spec(method).kind != "ranker":
         raise ValueError(f"method must be a meta-level ranker, got {method!r}")
     if params is None:
         params = tune(dataset, method, proto=proto, progress=progress).chosen["MAP"]
@@ -574,7 +458,7 @@ def _main(args: Any) -> int:
     if reason is not None:
         raise ValueError(f"the experiment cache {cache_dir() / 'experiments'} cannot be written ({reason}); set "
                          "LABELRANK_CACHE to a writable folder")
-    with _recording(proto, names, "everything the chapters compute"):
+    with RecordedRun(proto, names, "everything the chapters compute"):
         # the chapter "Meta-level features": exact against approximate neighbour search, data sets side by side;
         # its tasks depend on nothing else and go first into the full grids' pool
         plan = timing.approximate_search_plan(proto.profile)
@@ -583,7 +467,7 @@ def _main(args: Any) -> int:
         # the comparisons that take the tuned configurations, their tasks in one pool (the chapters read their
         # tables from the cache); then the search comparisons, whose staged searches walk over the full grids'
         # values (they fit points only beyond a widened C grid, each chosen from the last ones)
-        _run_calls(experiments._chapter_extra_calls(proto, names), "chapter extras", True)
+        run_calls(experiments._chapter_extra_calls(proto, names), "chapter extras", True)
         for dataset in experiments.CHAPTER_EXTRAS["search"]:
             if dataset in names:
                 experiments.search_comparison(dataset, proto=proto)
@@ -594,7 +478,7 @@ def _main(args: Any) -> int:
     return 0
 
 
-register_protocols(protocol)  # the engine resolves "quick", "full" and None through this module's profiles
+register_protocols(protocol)  # the engine resolves "quick", "full" and None through the study's profiles
 
 if __name__ == "__main__":  # pragma: no cover
     from labelrank.studies.yang2012.experiments import main as _main

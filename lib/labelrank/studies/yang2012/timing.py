@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from labelrank.optional import require
-from labelrank._validation import check_choice, check_positive_int
+from labelrank.validation import check_choice, check_positive_int
 from labelrank.protocol.profile import resolve
 
 __all__ = ["WORKLOADS", "table2_timing_plan", "neighbor_search_seconds", "table2_seconds", "APPROXIMATE_SEARCHES",
@@ -98,9 +98,10 @@ def table2_seconds(dataset: str, workload: str = "test", *, n_jobs: int = 1, rep
                    k: int = 100) -> tuple[float, float]:
     """:func:`neighbor_search_seconds` on ``dataset`` as the paper's protocol prepares it (the whole training and
     test splits, emotions rescaled to unit variance: :func:`labelrank.protocol.load_data`, full protocol)."""
-    from labelrank.studies.yang2012 import experiments
+    from labelrank.protocol import load_data
+    from labelrank.studies.yang2012.configuration import protocol
 
-    X_train, Y_train, X_test, _ = experiments.load_data(dataset, experiments.protocol("full"))
+    X_train, Y_train, X_test, _ = load_data(dataset, protocol("full"))
     return neighbor_search_seconds(X_train, Y_train, X_test, workload, k=k, n_jobs=n_jobs, repeat=repeat)
 
 
@@ -126,13 +127,13 @@ def _approximate_search_uncached(datasets: tuple, data_keys: tuple, k: int, sear
     once."""
     from labelrank.features import MetaLevelFeatures
     from labelrank.metrics import average_precision
-    from labelrank.protocol.fits import _start_task
-    from labelrank.studies.yang2012 import experiments
+    from labelrank.protocol import load_data, start_task
+    from labelrank.studies.yang2012.configuration import protocol
 
-    _start_task(1)
+    start_task(1)
     rows = []
     for dataset in datasets:
-        X_train, Y_train, X_test, Y_test = experiments.load_data(dataset, experiments.protocol("full"))
+        X_train, Y_train, X_test, Y_test = load_data(dataset, protocol("full"))
         with threadpool_limits(1):
             for algorithm, candidates in searches:
                 options = {} if candidates is None else {"n_candidates": candidates}
@@ -163,11 +164,11 @@ def approximate_search_calls(datasets: Sequence[str], k: int = 10) -> list[tuple
     """The cached calls of :func:`approximate_search_table` (``(cache, task)``, one per storage kind of
     ``datasets``), for the experiment engine to hand out in a pool with other tasks
     (:func:`~labelrank.protocol.results`'s ``also``); the input checked as there."""
-    from labelrank.protocol.keys import _cached, code_version
-    from labelrank.studies.yang2012 import experiments
+    from labelrank.protocol import code_version, load_data, task_cache
+    from labelrank.studies.yang2012.configuration import protocol
 
     k = check_positive_int(k, "k")
-    full = experiments.protocol("full")
+    full = protocol("full")
     for dataset in datasets:
         if dataset not in full.datasets:
             raise ValueError(f"datasets must be among the full profile's {full.datasets}, got {dataset!r}")
@@ -177,8 +178,8 @@ def approximate_search_calls(datasets: Sequence[str], k: int = 10) -> list[tuple
     code = f"{code_version()}-pynndescent={version('pynndescent')}"
     groups: dict[bool, list[str]] = {}  # dense and sparse data sets apart: one compilation of each kind of kernel
     for dataset in datasets:
-        groups.setdefault(sp.issparse(experiments.load_data(dataset, full)[0]), []).append(dataset)
-    cached = _cached(_approximate_search_uncached, "approximate_search", ignore=("threads",))
+        groups.setdefault(sp.issparse(load_data(dataset, full)[0]), []).append(dataset)
+    cached = task_cache(_approximate_search_uncached, "approximate_search", ignore=("threads",))
     return [(cached, (tuple(group), tuple(full.data_key(d) for d in group), k, APPROXIMATE_SEARCHES, code, 1))
             for group in groups.values()]
 
@@ -215,14 +216,14 @@ def approximate_search_table(datasets: Sequence[str], k: int = 10, progress: boo
     >>> approximate_search_table([]).shape[0]
     0
     """
-    from labelrank.protocol.fits import _run_calls
+    from labelrank.protocol import run_calls
 
     columns = ["data set", "search", "fit CPU s", "transform CPU s", "wall s", f"MAP (mean L2 of {k})",
                f"MAP (mean cos of {k})"]
     calls = approximate_search_calls(datasets, k)
     if not calls:
         return pd.DataFrame(columns=columns)
-    outs = _run_calls(calls, "approximate neighbour search", progress)
+    outs = run_calls(calls, "approximate neighbour search", progress)
     table = pd.DataFrame([row for out in outs for row in out], columns=columns)
     order = {dataset: i for i, dataset in enumerate(datasets)}
     return table.sort_values("data set", key=lambda names: names.map(order), kind="stable", ignore_index=True)

@@ -59,7 +59,7 @@ The error rate of a fold is :func:`error_rate`.
 Random folds are the paper's protocol, but on *vowel* they leak: each utterance was cut into six nearly identical
 frames, so a validation frame has near-copies among the fitting frames. ``groups=speakers(n)`` (:func:`speakers`)
 keeps each speaker's rows in one fold (:class:`sklearn.model_selection.GroupKFold`), which asks the test set's
-question, new voices. Cross-validation tables are cached (:class:`labelrank._cache.ResultCache`) under
+question, new voices. Cross-validation tables are cached (:class:`labelrank.cache.ResultCache`) under
 ``labelrank.paths.cache_dir() / "vowel"``, keyed on the data, the grid and :data:`CV_VERSION`.
 
 References
@@ -84,9 +84,9 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from tqdm import tqdm
 
-from labelrank._cache import ResultCache
+from labelrank.cache import ResultCache
 from labelrank.paths import cache_dir
-from labelrank._validation import as_2d_array, check_label_matrix, check_positive_int, check_real
+from labelrank.validation import as_2d_array, check_label_matrix, check_positive_int, check_real
 from labelrank.protocol import concatenated_meta_features, widen_grid
 from labelrank.features import MetaLevelFeatures, NeighborDistances
 from labelrank.metrics import one_error

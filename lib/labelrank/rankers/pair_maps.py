@@ -19,25 +19,25 @@ import scipy.linalg
 
 from labelrank.optional import require
 
-numba = require("numba", "labelrank.rankers._pair_maps (the pair maps' compiled kernels)")
+numba = require("numba", "labelrank.rankers.pair_maps (the pair maps' compiled kernels)")
 
 #: Pairs whose difference vectors are formed at once when the band's Hessian is accumulated.
 _CHUNK = 32_768
 
 #: A band of more pairs has its Hessian estimated from a random sample of this many (subsampled Newton).
-_GRAM_SAMPLE = 65_536
+GRAM_SAMPLE = 65_536
 
 #: The Newton direction goes through the Woodbury identity's small system (a band of fewer pairs than columns)
 #: while sigma ||Z_B||_F^2 is at most this (it loses about that many digits before its refinement step; see
 #: _Pairs.newton_direction).
-_WOODBURY_UP_TO = 1e8
+WOODBURY_UP_TO = 1e8
 
-#: A Newton system of at least ``_UPDATE_FROM_DIM`` unknowns (Rank-SVM's on every data set, Binary-SVM's on
+#: A Newton system of at least ``UPDATE_FROM_DIM`` unknowns (Rank-SVM's on every data set, Binary-SVM's on
 #: yeast's Fig. 2 features: where its Gram matrix and factor are most of a fit's time; not RankSVM-IR's, at most
 #: 302, whose working sets leave little to reuse) whose band differs from the last one factored (same pairs, same
 #: penalty) in at most ``_UPDATE_RANK`` pairs is solved as a low-rank update of that factor, and accepted when the
 #: residual of the system itself is at most ``_UPDATE_TOL`` times the gradient's norm.
-_UPDATE_FROM_DIM = 320
+UPDATE_FROM_DIM = 320
 _UPDATE_RANK = 64
 _UPDATE_TOL = 1e-10
 
@@ -161,13 +161,13 @@ class _Pairs:
         return self.rows(pairs).T
 
     def gram(self, band: np.ndarray) -> np.ndarray:
-        """:math:`Z_B^\\top Z_B` of the pairs ``band`` (indices), accumulated in chunks; above ``_GRAM_SAMPLE``
+        """:math:`Z_B^\\top Z_B` of the pairs ``band`` (indices), accumulated in chunks; above ``GRAM_SAMPLE``
         pairs, estimated from a seeded random sample of that many, scaled up."""
         d = self.F.shape[1]
         out = np.zeros((d, d))
-        if band.size > _GRAM_SAMPLE:
-            scale = band.size / _GRAM_SAMPLE
-            band = np.sort(np.random.default_rng(0).choice(band, _GRAM_SAMPLE, replace=False))
+        if band.size > GRAM_SAMPLE:
+            scale = band.size / GRAM_SAMPLE
+            band = np.sort(np.random.default_rng(0).choice(band, GRAM_SAMPLE, replace=False))
             return scale * self.gram(band)
         for start in range(0, band.size, _CHUNK):
             idx = band[start : start + _CHUNK]
@@ -345,10 +345,10 @@ def _newton_direction(Z: _Pairs | _LabelPairs, band: np.ndarray, sigma: float, g
     of the Woodbury identity, :math:`H^{-1} g = g - \sigma A^\top (I + \sigma A A^\top)^{-1} A g` with
     :math:`A = Z_B`, at :math:`O(|B|^2 d)` instead of :math:`O(|B| d^2 + d^3)`. The identity subtracts two nearly
     equal vectors when :math:`\sigma \lVert A \rVert^2` is large, losing that many digits: it is used while
-    :math:`\sigma \lVert A \rVert_F^2 \le` ``_WOODBURY_UP_TO``, and one step of iterative refinement (the
+    :math:`\sigma \lVert A \rVert_F^2 \le` ``WOODBURY_UP_TO``, and one step of iterative refinement (the
     residual :math:`g - Hx` solved again) makes the direction as accurate as a Cholesky solve of ``H``.
 
-    A ``dim`` x ``dim`` system of at least ``_UPDATE_FROM_DIM`` unknowns is kept (``Z.factored``), and the next
+    A ``dim`` x ``dim`` system of at least ``UPDATE_FROM_DIM`` unknowns is kept (``Z.factored``), and the next
     Newton step's system, whose band mostly differs from it in a few dozen pairs (Rank-SVM's C path on yeast, fold
     0: a median of 51), is solved as its low-rank update (:meth:`_Factored.solve`) where that is accurate.
     """
@@ -359,9 +359,9 @@ def _newton_direction(Z: _Pairs | _LabelPairs, band: np.ndarray, sigma: float, g
         if x is not None:
             return -x
     A = None if band.size >= min(Z.dim, _CHUNK) else Z.band(band)  # fewer pairs than columns: Woodbury's form
-    if A is None or sigma * A.frobenius2() > _WOODBURY_UP_TO:  # the dim x dim system (A^T A from a small band)
+    if A is None or sigma * A.frobenius2() > WOODBURY_UP_TO:  # the dim x dim system (A^T A from a small band)
         solve = _system_solver(Z.gram(band) if A is None else A.inner(), sigma)
-        if Z.dim >= _UPDATE_FROM_DIM and band.size <= _GRAM_SAMPLE:  # kept, unless a sampled Gram matrix's
+        if Z.dim >= UPDATE_FROM_DIM and band.size <= GRAM_SAMPLE:  # kept, unless a sampled Gram matrix's
             Z.factored = _Factored(sigma, band, solve)
         return -solve(grad)
     solve = _system_solver(A.outer(), sigma)

@@ -66,7 +66,7 @@ def _bounded_repr() -> reprlib.Repr:
 _REPR = _bounded_repr()
 
 
-def _describe(value: Any, limit: int = 60) -> str:
+def describe_value(value: Any, limit: int = 60) -> str:
     """A short ``repr`` of ``value`` for error messages, at most ``limit`` characters.
 
     The text is built with :mod:`reprlib`, which looks at a few items of a few levels only, so describing a huge
@@ -108,7 +108,7 @@ def as_2d_array(X: Any, name: str = "X") -> np.ndarray:
         If ``X`` is not 2-D or has no rows or no columns.
     """
     if X is None or isinstance(X, (str, bytes)):
-        raise TypeError(f"{name} must be a 2-D array or scipy sparse matrix, got {_describe(X)}")
+        raise TypeError(f"{name} must be a 2-D array or scipy sparse matrix, got {describe_value(X)}")
     if issparse(X):
         X = X.toarray()
     try:
@@ -116,7 +116,7 @@ def as_2d_array(X: Any, name: str = "X") -> np.ndarray:
     except (TypeError, ValueError) as exc:  # ragged nested lists
         raise ValueError(f"{name} could not be converted to an array: {exc}") from exc
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
-        raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype} in {_describe(X)}")
+        raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype} in {describe_value(X)}")
     if arr.ndim != 2:
         raise ValueError(f"{name} must be 2-D (n_instances, n_labels), got shape {arr.shape}")
     if arr.shape[0] == 0 or arr.shape[1] == 0:
@@ -238,7 +238,7 @@ def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
         If ``value < minimum``.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
-        raise TypeError(f"{name} must be an integer, got {_describe(value)}")
+        raise TypeError(f"{name} must be an integer, got {describe_value(value)}")
     if value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
     return int(value)
@@ -302,7 +302,7 @@ def check_real(
     allowed = _bounds_text(low, high, low_inclusive, high_inclusive)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
         kind = {"be positive and finite": "a positive number", "be non-negative and finite": "a non-negative number"}
-        raise TypeError(f"{name} must be {kind.get(allowed, 'a real number')}, got {_describe(value)}")
+        raise TypeError(f"{name} must be {kind.get(allowed, 'a real number')}, got {describe_value(value)}")
     x = float(value)
     ok = np.isfinite(x)
     if ok and low is not None:
@@ -336,7 +336,7 @@ def check_choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
                 same = False
             if same:
                 return choice
-    raise ValueError(f"{name} must be one of {tuple(choices)}, got {_describe(value)}")
+    raise ValueError(f"{name} must be one of {tuple(choices)}, got {describe_value(value)}")
 
 
 def check_magnitude(X: Any, name: str = "X") -> None:
@@ -407,7 +407,7 @@ def check_fit_input(
         For ``Y=None`` (in scikit-learn's wording "requires y to be passed"), a non-finite or empty ``X``, entries
         of ``Y`` other than 0 and 1, or a different number of rows.
     """
-    from sklearn.utils.validation import validate_data  # lazy: importing _validation must stay cheap
+    from sklearn.utils.validation import validate_data  # lazy: importing this module must stay cheap
 
     if Y is None:  # scikit-learn's wording, which its estimator checks look for
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target y is None: pass the "

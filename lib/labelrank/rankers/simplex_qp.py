@@ -43,7 +43,9 @@ import numpy as np
 
 from labelrank.optional import require
 
-numba = require("numba", "labelrank.rankers._simplex_qp (SVM-MAP's compiled QP)")
+numba = require("numba", "labelrank.rankers.simplex_qp (SVM-MAP's compiled QP)")
+
+__all__ = ["solve_simplex_qp"]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -66,7 +68,7 @@ def _append(L, n, G, order, t):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _factor(L, G, order, n):  # pragma: no cover - compiled
+def cholesky_factor(L, G, order, n):  # pragma: no cover - compiled
     """The Cholesky factor of ``G[order[:n], order[:n]]`` into ``L[:n, :n]``: True if it is positive definite."""
     for j in range(n):
         if not _append(L, j, G, order, order[j]):
@@ -125,7 +127,7 @@ def _zero_sum_basis(n):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def _step(G, g, F, L, factored, tol):  # pragma: no cover - compiled
+def newton_step(G, g, F, L, factored, tol):  # pragma: no cover - compiled
     """The step on the free coordinates ``F`` (indices, at least 2; ``L`` the Cholesky factor of ``G[F, F]`` where
     ``factored``) toward the maximiser over them; whether it is a Newton step (True: at most to the maximiser) or
     a rise along a null direction (False: to the nearest bound); whether the eigendecomposition gave it."""
@@ -190,7 +192,7 @@ def _solve(G, b, alpha, total, tol, max_iter):  # pragma: no cover - compiled
             order[n] = t
             n += 1
     L = np.empty((T, T))
-    factored = _factor(L, G, order, n)
+    factored = cholesky_factor(L, G, order, n)
     g = np.empty(T)
     at_maximiser = False  # after a full Newton step, or where the free coordinates' gradients are equal
     # g is computed at the free coordinates after every move of alpha, and at the others only when one of them
@@ -223,8 +225,8 @@ def _solve(G, b, alpha, total, tol, max_iter):  # pragma: no cover - compiled
             at_maximiser = False
             continue
         if not factored:
-            factored = _factor(L, G, order, n)
-        p, newton, eigen = _step(G, g, F, L, factored, tol)
+            factored = cholesky_factor(L, G, order, n)
+        p, newton, eigen = newton_step(G, g, F, L, factored, tol)
         n_eigen += eigen
         s = 1.0 if newton else np.inf
         block = -1
