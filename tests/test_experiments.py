@@ -396,13 +396,13 @@ def test_chapter_extras_on_synthetic(cache):
         ex.fit_ranker(ex.SYNTHETIC, "ML-kNN", {"k": 3}, proto=p)
     with pytest.raises(ValueError, match="fold"):
         ex.fit_ranker(ex.SYNTHETIC, "MLC-ListNet", params, fold=7, proto=p)
-    curve = ex.test_curve(ex.SYNTHETIC, "ML-kNN", proto=p, progress=False)
+    curve = ex.held_out_curve(ex.SYNTHETIC, "ML-kNN", proto=p, progress=False)
     assert curve.index.tolist() == [3, 5] and list(curve.columns) == list(METRICS)
     out = ex.final_outputs(ex.SYNTHETIC, "ML-kNN", {"k": 5}, proto=p)
     _, _, _, Y_test = ex.load_data(ex.SYNTHETIC, p)
     assert curve.loc[5, "MAP"] == pytest.approx(METRICS["MAP"](Y_test, out["scores"]))
     with pytest.raises(ValueError, match="single tuned parameter"):
-        ex.test_curve(ex.SYNTHETIC, "MLC-ListNet", proto=p)
+        ex.held_out_curve(ex.SYNTHETIC, "MLC-ListNet", proto=p)
 
 
 def test_the_approximate_search_table_is_computed_once_and_then_read(cache, monkeypatch):
@@ -963,7 +963,7 @@ def test_the_chapter_extras_calls_are_those_the_comparisons_run(monkeypatch):
                 with pytest.raises(Stop):
                     ex.splitting_comparison(dataset, method, proto=p)
         with pytest.raises(Stop):
-            ex.test_curve(dataset, ex.CHAPTER_EXTRAS["curve"], proto=p)
+            ex.held_out_curve(dataset, ex.CHAPTER_EXTRAS["curve"], proto=p)
         for method in ex.CHAPTER_EXTRAS["llsf_inputs"]:
             with pytest.raises(Stop):
                 ex.llsf_inputs_comparison(dataset, method, proto=p)

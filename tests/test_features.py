@@ -416,7 +416,7 @@ def test_bad_input():
     with pytest.raises(NotFittedError):
         MetaLevelFeatures().transform(X)
     for params, message in [
-        (dict(algorithm="kdtree"), "algorithm must be 'exact' or 'approximate', got 'kdtree'"),
+        (dict(algorithm="kdtree"), "algorithm must be one of \\('exact', 'approximate'\\), got 'kdtree'"),
         (dict(dtype="int32"), "dtype must be 'float64' or 'float32', got 'int32'"),
         (dict(n_jobs=0), "n_jobs must be None, -1 or a positive integer, got 0"),
         (dict(chunk_size=0), "chunk_size must be >= 1, got 0"),

@@ -320,7 +320,7 @@ def test_bad_precomputed_features():
         ({"epochs": 0}, ValueError, "epochs must be >= 1, got 0"),
         ({"ranker_params": {"hidden": 3}}, TypeError, "ranker_params has a parameter that 'listnet' does not take"),
         ({"ranker_params": [("a", 1)]}, TypeError, "ranker_params must be a dict or None"),
-        ({"algorithm": "fast"}, ValueError, "algorithm must be 'exact' or 'approximate', got 'fast'"),
+        ({"algorithm": "fast"}, ValueError, "algorithm must be one of \\('exact', 'approximate'\\), got 'fast'"),
     ],
     ids=lambda v: str(v) if isinstance(v, str) else None,
 )

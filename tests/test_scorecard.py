@@ -293,7 +293,7 @@ def test_yang2012_table1_is_datasets_table1():
     from labelrank import datasets
 
     try:
-        ours = datasets.table1(["emotions", "vowel"]).set_index("dataset")
+        ours = datasets.statistics_table(["emotions", "vowel"]).set_index("dataset")
     except DataUnavailableError as exc:
         pytest.skip(f"no data source: {exc}")
     frame = sc.yang2012_table1().set_index("item")

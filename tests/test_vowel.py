@@ -216,14 +216,14 @@ def test_cv_errors_cache_roundtrip(tmp_path, monkeypatch):
 def test_test_error_checks_params():
     X, Y = blobs()
     with pytest.raises(ValueError, match="params must contain 'k'"):
-        vowel.test_error("meta", {"C": 1.0}, X, Y, X, Y)
+        vowel.held_out_error("meta", {"C": 1.0}, X, Y, X, Y)
     with pytest.raises(TypeError, match="params must be a dict"):
-        vowel.test_error("plain", 1.0, X, Y, X, Y)
+        vowel.held_out_error("plain", 1.0, X, Y, X, Y)
     X_test, Y_test = X + np.random.default_rng(1).normal(size=X.shape), Y
-    scores, models, _ = vowel.test_scores("plain", {"C": 1.0}, X, Y, X_test)
+    scores, models, _ = vowel.held_out_scores("plain", {"C": 1.0}, X, Y, X_test)
     assert len(models) == 3 and scores.shape == Y_test.shape
     expected = np.mean(scores.argmax(axis=1) != Y_test.argmax(axis=1))
-    assert vowel.test_error("plain", {"C": 1.0}, X, Y, X_test, Y_test) == pytest.approx(expected)
+    assert vowel.held_out_error("plain", {"C": 1.0}, X, Y, X_test, Y_test) == pytest.approx(expected)
 
 
 # ---- the paper's table and the real data -----------------------------------------------------------------------

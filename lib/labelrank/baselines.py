@@ -62,8 +62,8 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.extmath import safe_sparse_dot
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from labelrank.validation import (check_choice, check_fit_input, check_magnitude,
-                                    check_positive_int, check_real, multilabel_tags)
+from labelrank.parameters import POSITIVE, SEED, DeclaredParameters, Integer, NoneOr, Options
+from labelrank.validation import check_fit_input, check_magnitude, multilabel_tags
 from labelrank.logistic import Design, ridge_logistic_newton, standardised_fit  # noqa: F401 (re-exported)
 from labelrank.threshold import LLSFThreshold
 
@@ -82,7 +82,6 @@ def __getattr__(name: str):
 
 ThresholdRule = Literal["default", "llsf"]
 KNNDistance = Literal["euclidean", "weka"]
-_THRESHOLD_RULES = ("default", "llsf")
 
 #: BinarySVM(solver="auto") uses the augmented Lagrangian method on a dense X of at most ALM_MAX_FEATURES columns (it
 #: forms d x d Newton systems, 134 MB at 4,096) and on a sparse X, which it densifies, of at most
@@ -105,20 +104,17 @@ _IBLR_SPARSE_DENSITY = 0.25
 RANK_SVM_ALM_MAX_UNKNOWNS = 2048
 
 
-def _check_positive_real(value: Any, name: str) -> float:
-    """A positive, finite real hyper-parameter (``C``, ``tol``, ...): :func:`labelrank.validation.check_real`."""
-    return check_real(value, name, low=0.0, low_inclusive=False)
+class _MultiLabelBaseline(DeclaredParameters, BaseEstimator):
+    """Shared parameter and input checks, thresholding and scikit-learn plumbing of the baselines.
 
-
-class _MultiLabelBaseline(BaseEstimator):
-    """Shared input checks, thresholding and scikit-learn plumbing of the baselines.
-
-    Subclasses implement ``_check_params()``, ``_fit(X, Y) -> training scores`` and ``_scores(X)``, and set
-    ``default_threshold`` (a number, or ``None`` for LLSF on raw scores). A subclass that names parameters in
-    ``_warm_params`` also implements ``_fit_path(X, Y, models) -> training scores of each model``, which fits
-    copies differing in one of them together (:meth:`fit_path` calls it for those parameters only).
+    Subclasses declare ``parameter_constraints`` (:mod:`labelrank.parameters`), implement
+    ``_fit(X, Y) -> training scores`` and ``_scores(X)``, and set ``default_threshold`` (a number, or ``None`` for
+    LLSF on raw scores). A subclass that names parameters in ``_warm_params`` also implements
+    ``_fit_path(X, Y, models) -> training scores of each model``, which fits copies differing in one of them
+    together (:meth:`fit_path` calls it for those parameters only).
     """
 
+    parameter_constraints = {"threshold": Options("default", "llsf")}
     default_threshold: float | None = 0.0
 
     def __sklearn_tags__(self):
@@ -178,7 +174,7 @@ class _MultiLabelBaseline(BaseEstimator):
         models = [clone(self).set_params(**{param: value}) for value in values]
         if param == "threshold":  # the model does not depend on it: fitted once, then each copy's threshold
             for model in models:
-                check_choice(model.threshold, "threshold", _THRESHOLD_RULES)
+                model.check_params()
             X, Y = models[0]._fit_input(X, Y)
             train_scores = models[0]._fit(X, Y)
             models = [models[0]] + [copy.deepcopy(models[0]).set_params(threshold=model.threshold)
@@ -193,8 +189,7 @@ class _MultiLabelBaseline(BaseEstimator):
 
     def _fit_input(self, X: Any, Y: Any) -> tuple[Any, np.ndarray]:
         """Check the parameters and ``(X, Y)``; record ``n_features_in_`` and ``n_labels_``."""
-        check_choice(self.threshold, "threshold", _THRESHOLD_RULES)
-        self._check_params()
+        self.check_params()
         X, Y = check_fit_input(self, X, Y, ensure_min_samples=2)
         self.n_labels_ = Y.shape[1]
         return X, Y
@@ -224,12 +219,34 @@ class _MultiLabelBaseline(BaseEstimator):
         return (scores >= self.threshold_).astype(np.int64)
 
 
+class _LinearSVMBaseline(_MultiLabelBaseline):
+    """The parameters and the fit shared by :class:`BinarySVM` and :class:`RankSVM`: ``C``, the solver, its
+    ``tol`` and ``max_iter`` (None: the solver's defaults), a seed; fits along ``C`` start from the last solution.
+    Subclasses declare their ``solver`` options and implement ``_fit_path``."""
+
+    parameter_constraints = {"C": POSITIVE, "tol": NoneOr(POSITIVE), "max_iter": NoneOr(Integer()),
+                             "random_state": SEED}
+    _warm_params = ("C",)
+
+    def __init__(self, C: float = 1.0, threshold: ThresholdRule = "default", tol: float | None = None,
+                 max_iter: int | None = None, random_state: int = 0, solver: str = "auto"):
+        self.C = C
+        self.threshold = threshold
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.solver = solver
+
+    def _fit(self, X, Y):
+        return self._fit_path(X, Y, [self])[0]
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # Binary-SVM
 # ----------------------------------------------------------------------------------------------------------------
 
 
-class BinarySVM(_MultiLabelBaseline):
+class BinarySVM(_LinearSVMBaseline):
     """One-vs-rest linear SVM ("Binary-SVM" of Yang & Gopal 2012, section 3.2), hinge loss, threshold 0.
 
     For each label ``j`` a linear SVM with the standard hinge loss solves
@@ -299,29 +316,8 @@ class BinarySVM(_MultiLabelBaseline):
     ((60, 3), True, True, 'alm')
     """
 
+    parameter_constraints = {"solver": Options("auto", "alm", "liblinear")}
     default_threshold = 0.0
-    _warm_params = ("C",)
-
-    def __init__(self, C: float = 1.0, threshold: ThresholdRule = "default", tol: float | None = None,
-                 max_iter: int | None = None, random_state: int = 0, solver: str = "auto"):
-        self.C = C
-        self.threshold = threshold
-        self.tol = tol
-        self.max_iter = max_iter
-        self.random_state = random_state
-        self.solver = solver
-
-    def _check_params(self) -> None:
-        _check_positive_real(self.C, "C")
-        if self.tol is not None:
-            _check_positive_real(self.tol, "tol")
-        if self.max_iter is not None:
-            check_positive_int(self.max_iter, "max_iter")
-        check_positive_int(self.random_state, "random_state", minimum=0)
-        check_choice(self.solver, "solver", ("auto", "alm", "liblinear"))
-
-    def _fit(self, X, Y):
-        return self._fit_path(X, Y, [self])[0]
 
     def _fit_path(self, X, Y, models):
         solver = self.solver
@@ -382,7 +378,7 @@ class BinarySVM(_MultiLabelBaseline):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-class RankSVM(_MultiLabelBaseline):
+class RankSVM(_LinearSVMBaseline):
     """Elisseeff & Weston's (2001) Rank-SVM, linear kernel, with their LLSF threshold.
 
     One weight vector and bias per label, :math:`f_k(x) = \\langle w_k, x \\rangle + b_k`, trained so that every
@@ -470,32 +466,14 @@ class RankSVM(_MultiLabelBaseline):
     ((60, 3), True, True, 'alm')
     """
 
+    parameter_constraints = {"intercept_scaling": POSITIVE, "solver": Options("auto", "alm", "dcd")}
     default_threshold = None
-    _warm_params = ("C",)
 
     def __init__(self, C: float = 1.0, threshold: ThresholdRule = "default", intercept_scaling: float = 1.0,
                  tol: float | None = None, max_iter: int | None = None, random_state: int = 0,
                  solver: str = "auto"):
-        self.C = C
-        self.threshold = threshold
+        super().__init__(C, threshold, tol=tol, max_iter=max_iter, random_state=random_state, solver=solver)
         self.intercept_scaling = intercept_scaling
-        self.tol = tol
-        self.max_iter = max_iter
-        self.random_state = random_state
-        self.solver = solver
-
-    def _check_params(self) -> None:
-        _check_positive_real(self.C, "C")
-        _check_positive_real(self.intercept_scaling, "intercept_scaling")
-        if self.tol is not None:
-            _check_positive_real(self.tol, "tol")
-        if self.max_iter is not None:
-            check_positive_int(self.max_iter, "max_iter")
-        check_positive_int(self.random_state, "random_state", minimum=0)
-        check_choice(self.solver, "solver", ("auto", "alm", "dcd"))
-
-    def _fit(self, X, Y):
-        return self._fit_path(X, Y, [self])[0]
 
     def _fit_path(self, X, Y, models):
         """Training scores of each of ``models`` (copies differing in ``C``): the ALM or DCD along them, each solve
@@ -574,10 +552,11 @@ class _KNNBaseline(_MultiLabelBaseline):
     its neighbours. The scores the ``"llsf"`` threshold is fitted on are the leave-one-out ones computed in ``fit``.
     """
 
+    parameter_constraints = {"k": Integer(), "distance": Options("euclidean", "weka")}
     default_threshold = 0.5
 
     def _check_k(self, n_train: int) -> int:
-        k = check_positive_int(self.k, "k")
+        k = int(self.k)  # a positive integer (parameter_constraints)
         if k >= n_train:
             raise ValueError(
                 f"k must be smaller than the number of training instances ({n_train}), since an instance is never "
@@ -588,7 +567,6 @@ class _KNNBaseline(_MultiLabelBaseline):
     def _fit_neighbours(self, X, Y) -> np.ndarray:
         """Store the search structure; return the training instances' neighbour label counts (self excluded)."""
         self._check_k(X.shape[0])
-        check_choice(self.distance, "distance", ("euclidean", "weka"))
         if self.distance == "weka":
             low = np.asarray(X.min(axis=0).todense() if sp.issparse(X) else X.min(axis=0), dtype=np.float64).ravel()
             high = np.asarray(X.max(axis=0).todense() if sp.issparse(X) else X.max(axis=0), dtype=np.float64).ravel()
@@ -676,16 +654,14 @@ class MLkNN(_KNNBaseline):
     ((60, 3), True, True)
     """
 
+    parameter_constraints = {"s": POSITIVE}
+
     def __init__(self, k: int = 10, s: float = 1.0, threshold: ThresholdRule = "default",
                  distance: KNNDistance = "euclidean"):
         self.k = k
         self.s = s
         self.threshold = threshold
         self.distance = distance
-
-    def _check_params(self) -> None:
-        check_positive_int(self.k, "k")
-        _check_positive_real(self.s, "s")
 
     def _fit(self, X, Y):
         counts = self._fit_neighbours(X, Y)
@@ -787,6 +763,8 @@ class IBLRML(_KNNBaseline):
     ((60, 3), True, True)
     """
 
+    parameter_constraints = {"ridge": POSITIVE, "tol": POSITIVE, "max_iter": Integer()}
+
     def __init__(self, k: int = 10, ridge: float = 1e-8, threshold: ThresholdRule = "default", tol: float = 1e-14,
                  max_iter: int = 1000, distance: KNNDistance = "euclidean"):
         self.k = k
@@ -795,12 +773,6 @@ class IBLRML(_KNNBaseline):
         self.tol = tol
         self.max_iter = max_iter
         self.distance = distance
-
-    def _check_params(self) -> None:
-        check_positive_int(self.k, "k")
-        _check_positive_real(self.ridge, "ridge")
-        _check_positive_real(self.tol, "tol")
-        check_positive_int(self.max_iter, "max_iter")
 
     def _features(self, counts: np.ndarray) -> np.ndarray:
         return (counts / self.k - self.feature_mean_) / self.feature_scale_

@@ -55,7 +55,6 @@ import os
 import queue
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from numbers import Integral
 from typing import Any, Literal
 
 import numpy as np
@@ -65,6 +64,7 @@ from sklearn.exceptions import NotFittedError
 
 from labelrank import distance_kernels as kernels
 from labelrank.optional import require
+from labelrank.parameters import SEED, DeclaredParameters, FloatType, Integer, Jobs, NoneOr, Options
 from labelrank.validation import describe_value, check_label_matrix, check_magnitude, check_positive_int
 
 __all__ = ["BLOCKS", "MetaLevelFeatures", "NeighborDistances", "feature_names", "reference_features"]
@@ -290,7 +290,7 @@ class _Workspace:
 # --------------------------------------------------------------------------------------------------------------
 
 
-class MetaLevelFeatures(TransformerMixin, BaseEstimator):
+class MetaLevelFeatures(DeclaredParameters, TransformerMixin, BaseEstimator):
     r"""Meta-level features :math:`\phi(x, c)` of Yang & Gopal (2012), eq. (1)-(2): kNN distances per category.
 
     For an instance :math:`x` and each category :math:`c` the transformer returns :math:`3k + 2` values: the
@@ -366,6 +366,10 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
     [1.0, 1.414, 1.0, 2.0, 0.293, 1.0, 1.118, 0.293]
     """
 
+    parameter_constraints = {"k": Integer(), "algorithm": Options("exact", "approximate"),
+                             "n_candidates": NoneOr(Integer()), "dtype": FloatType(), "chunk_size": NoneOr(Integer()),
+                             "n_jobs": Jobs(), "random_state": SEED}
+
     def __init__(
         self,
         k: int = 10,
@@ -384,30 +388,6 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
         self.chunk_size = chunk_size
         self.n_jobs = n_jobs
         self.random_state = random_state
-
-    # ---- parameters -------------------------------------------------------------------------------------------
-
-    def _check_params(self) -> None:
-        check_positive_int(self.k, "k")
-        if self.algorithm not in ("exact", "approximate"):
-            raise ValueError(f"algorithm must be 'exact' or 'approximate', got {self.algorithm!r}")
-        if self.n_candidates is not None:
-            check_positive_int(self.n_candidates, "n_candidates")
-        try:
-            dtype = np.dtype(self.dtype)
-        except TypeError as exc:
-            raise TypeError(f"dtype must be 'float64' or 'float32', got {self.dtype!r}") from exc
-        if dtype not in (np.dtype(np.float64), np.dtype(np.float32)):
-            raise ValueError(f"dtype must be 'float64' or 'float32', got {self.dtype!r}")
-        if self.chunk_size is not None:
-            check_positive_int(self.chunk_size, "chunk_size")
-        jobs = self.n_jobs
-        if jobs is not None and not (
-            isinstance(jobs, Integral) and not isinstance(jobs, bool) and (jobs >= 1 or jobs == -1)
-        ):
-            raise ValueError(f"n_jobs must be None, -1 or a positive integer, got {self.n_jobs!r}")
-        if isinstance(self.random_state, bool) or not isinstance(self.random_state, Integral):
-            raise TypeError(f"random_state must be an integer, got {describe_value(self.random_state)}")
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "centroids_"):
@@ -437,7 +417,7 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
             If ``X`` and ``Y`` have different numbers of rows, if a column of ``Y`` has no positive entry
             (its centroid and neighbours would not exist; the message lists the columns), or on bad parameters.
         """
-        self._check_params()
+        self.check_params()
         X = _check_X(X, "X")
         Y = check_label_matrix(Y, "Y", dtype=np.uint8)
         if Y.shape[0] != X.shape[0]:
@@ -508,7 +488,7 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
         NeighborDistances
         """
         self._check_fitted()
-        self._check_params()
+        self.check_params()
         return NeighborDistances(self._compute(X, check_positive_int(self.k, "k")), int(self.k))
 
     def transform(self, X: Any, k: int | None = None) -> np.ndarray:
@@ -528,7 +508,7 @@ class MetaLevelFeatures(TransformerMixin, BaseEstimator):
             distance to the centroid.
         """
         self._check_fitted()
-        self._check_params()
+        self.check_params()
         if X is None:
             raise TypeError("X must be a 2-D array or scipy sparse matrix, got None")
         return self._compute(X, self.k if k is None else check_positive_int(k, "k"))

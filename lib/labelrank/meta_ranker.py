@@ -26,7 +26,9 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from labelrank.validation import check_choice, check_fit_input, check_label_matrix, check_positive_int, multilabel_tags
+from labelrank.parameters import (NON_NEGATIVE, POSITIVE, SEED, DeclaredParameters, FloatType, Integer, Jobs,
+                                   Keywords, NoneOr, Options)
+from labelrank.validation import check_fit_input, check_label_matrix, multilabel_tags
 from labelrank.features import MetaLevelFeatures
 from labelrank.rankers import RANKERS, check_meta_features, make_ranker
 from labelrank.threshold import LLSFThreshold
@@ -47,7 +49,7 @@ _EMPTY_LABEL_RULES = ("error", "last")
 _PATHS = {"learning_rate": "fit_learning_rates", "C": "fit_path"}
 
 
-class MetaLevelRanker(BaseEstimator):
+class MetaLevelRanker(DeclaredParameters, BaseEstimator):
     r"""Multi-label learning to rank over meta-level features (Yang & Gopal 2012), with LLSF thresholds.
 
     Parameters
@@ -135,6 +137,12 @@ class MetaLevelRanker(BaseEstimator):
     ((2, 2), (2, 2))
     """
 
+    parameter_constraints = {"ranker": Options(*RANKERS), "k": Integer(), "C": NoneOr(POSITIVE),
+                             "alpha": NoneOr(NON_NEGATIVE), "learning_rate": NoneOr(POSITIVE), "epochs": Integer(),
+                             "threshold": Options("llsf"), "empty_labels": Options(*_EMPTY_LABEL_RULES),
+                             "ranker_params": Keywords(), "algorithm": Options("exact", "approximate"),
+                             "dtype": FloatType(), "n_jobs": Jobs(), "random_state": SEED}
+
     def __init__(
         self,
         ranker: str = "listnet",
@@ -171,13 +179,8 @@ class MetaLevelRanker(BaseEstimator):
     # ---- parameters -------------------------------------------------------------------------------------------
 
     def _make_ranker(self):
-        check_choice(self.ranker, "ranker", tuple(RANKERS))
-        check_choice(self.threshold, "threshold", ("llsf",))
-        check_choice(self.empty_labels, "empty_labels", _EMPTY_LABEL_RULES)
-        check_positive_int(self.k, "k")
+        self.check_params()
         extra = {} if self.ranker_params is None else self.ranker_params
-        if not isinstance(extra, dict):
-            raise TypeError(f"ranker_params must be a dict or None, got {extra!r}")
         params: dict[str, Any] = {"random_state": self.random_state}
         for ours, theirs in _PARAM_MAP[self.ranker].items():
             value = getattr(self, ours)
@@ -188,7 +191,7 @@ class MetaLevelRanker(BaseEstimator):
             ranker = make_ranker(self.ranker, **params)
         except TypeError as exc:
             raise TypeError(f"ranker_params has a parameter that {self.ranker!r} does not take: {exc}") from exc
-        ranker._check_params()
+        ranker.check_params()
         return ranker
 
     def _kept_labels(self, Y: np.ndarray) -> np.ndarray:

@@ -33,7 +33,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from labelrank.validation import check_choice, check_labels_and_scores, check_score_matrix
+from labelrank.parameters import DeclaredParameters, Flag, Options
+from labelrank.validation import check_labels_and_scores, check_score_matrix
 
 __all__ = ["rescale_scores", "optimal_thresholds", "LLSFThreshold"]
 
@@ -137,7 +138,7 @@ def optimal_thresholds(scores: Any, Y: Any) -> np.ndarray:
     return 0.5 * (padded[rows, best] + padded[rows, best + 1])
 
 
-class LLSFThreshold(BaseEstimator):
+class LLSFThreshold(DeclaredParameters, BaseEstimator):
     """Learned per-instance threshold: a least-squares map from a score vector to its optimal threshold.
 
     ``fit(scores, Y)`` rescales the training scores (if ``rescale``; :func:`rescale_scores`), computes each list's
@@ -187,14 +188,14 @@ class LLSFThreshold(BaseEstimator):
     [[1, 0]]
     """
 
+    parameter_constraints = {"rescale": Flag(), "inputs": Options("ranked", "labels")}
+
     def __init__(self, rescale: bool = True, inputs: str = "ranked"):
         self.rescale = rescale
         self.inputs = inputs
 
     def _transform(self, scores: Any) -> np.ndarray:
-        if not isinstance(self.rescale, (bool, np.bool_)):
-            raise TypeError(f"rescale must be True or False, got {self.rescale!r}")
-        check_choice(self.inputs, "inputs", ("ranked", "labels"))
+        self.check_params()
         return rescale_scores(scores) if self.rescale else check_score_matrix(scores, "scores")
 
     def design_matrix(self, s: np.ndarray) -> np.ndarray:
@@ -207,6 +208,7 @@ class LLSFThreshold(BaseEstimator):
 
     def fit(self, scores: Any, Y: Any) -> LLSFThreshold:
         """Fit the threshold map on training scores and labels of the same shape (n_instances, n_labels)."""
+        self.check_params()
         Y, _ = check_labels_and_scores(Y, scores)
         s = self._transform(scores)
         targets = optimal_thresholds(s, Y)

@@ -13,7 +13,7 @@ Either way every file is sha256-checked; a file that fails the check raises :cla
 and both hashes, and a downloaded bad file is deleted, never left in the cache.
 
 :func:`load` returns ``(X, Y, label_names)`` for a split; :func:`load_texts` gives the raw 20 Newsgroups messages;
-:func:`describe` and :func:`table1` compute the statistics of Yang & Gopal's Table 1.
+:func:`describe` and :func:`statistics_table` compute a data set's statistics (those of Yang & Gopal's Table 1).
 
 Modules: ``registry`` (the files, their origins and hashes; the errors), ``download`` (fetching,
 verification and the cache of parsed data sets), one parser per format (``mulan`` for MULAN's ARFF + XML and
@@ -92,7 +92,7 @@ __all__ = [
     "enron_label_parents",
     "enron_categories",
     "describe",
-    "table1",
+    "statistics_table",
 ]
 
 
@@ -246,7 +246,7 @@ def describe(name: str) -> dict[str, float | int | str]:
     }
 
 
-def table1(names: Sequence[str] | None = None) -> pd.DataFrame:
+def statistics_table(names: Sequence[str] | None = None) -> pd.DataFrame:
     """:func:`describe` for each data set (all of ``REGISTRY`` by default), one row each.
 
     Parameters
@@ -261,7 +261,7 @@ def table1(names: Sequence[str] | None = None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> table1(["emotions", "yeast"])[["dataset", "train_size", "n_categories"]]
+    >>> statistics_table(["emotions", "yeast"])[["dataset", "train_size", "n_categories"]]
         dataset  train_size  n_categories
     0  emotions         391             6
     1     yeast        1500            14

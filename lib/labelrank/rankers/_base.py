@@ -9,26 +9,14 @@ import numpy as np
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils.validation import check_is_fitted
 
-from labelrank.validation import (
-    describe_value,
-    check_label_matrix,
-    check_positive_int,
-    check_real,
-)
+from labelrank.parameters import POSITIVE, SEED, DeclaredParameters, Flag, Integer, NoneOr
+from labelrank.validation import check_label_matrix, describe_value
 
 _CHUNK_ELEMENTS = 2**22  # elements of Z (n_chunk * m * d) processed at once by the chunked linear algebra
 
 # ----------------------------------------------------------------------------------------------------------------
 # validation and small helpers
 # ----------------------------------------------------------------------------------------------------------------
-
-
-def _check_positive(value: Any, name: str) -> float:
-    return check_real(value, name, low=0.0, low_inclusive=False)
-
-
-def _check_seed(value: Any) -> int:
-    return check_positive_int(value, "random_state", minimum=0)
 
 
 def check_meta_features(Z: Any, name: str = "Z") -> np.ndarray:
@@ -138,10 +126,11 @@ def _linear_scores(Z: np.ndarray, w: np.ndarray, b: float = 0.0) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------------------------
 
 
-class _Ranker(BaseEstimator):
-    """Shared plumbing: input checks, standardisation statistics, scoring of new data.
+class _Ranker(DeclaredParameters, BaseEstimator):
+    """Shared plumbing: parameter and input checks, standardisation statistics, scoring of new data.
 
-    Subclasses implement ``_check_params()``, ``_fit(Z, Y)`` and ``_scores(Z)``.
+    Subclasses declare ``parameter_constraints`` (:mod:`labelrank.parameters`) and implement ``_fit(Z, Y)`` and
+    ``_scores(Z)``.
     """
 
     _standardizes = True
@@ -154,7 +143,7 @@ class _Ranker(BaseEstimator):
 
     def _prepare(self, Z: Any, Y: Any) -> tuple[np.ndarray, np.ndarray]:
         """Check the parameters and the input, set ``n_features_in_`` and the standardisation statistics."""
-        self._check_params()
+        self.check_params()
         Z, Y = _check_Z_Y(Z, Y)
         self.n_features_in_ = Z.shape[2]
         if self._standardizes and self.standardize:
@@ -173,7 +162,7 @@ class _Ranker(BaseEstimator):
         ``_train(Z, Y, rates)`` gives one tuple per rate, which ``_set_trained`` stores on a fitted copy."""
         if isinstance(learning_rates, (str, bytes)) or not hasattr(learning_rates, "__len__"):
             raise TypeError(f"learning_rates must be a sequence of positive floats, got {learning_rates!r}")
-        rates = [float(_check_positive(r, f"learning_rates[{j}]")) for j, r in enumerate(learning_rates)]
+        rates = [POSITIVE.check(r, f"learning_rates[{j}]") for j, r in enumerate(learning_rates)]
         if not rates:
             raise ValueError("learning_rates must hold at least one learning rate, got an empty sequence")
         template = clone(self)  # this ranker itself stays unfitted
@@ -213,10 +202,6 @@ class _Ranker(BaseEstimator):
         out = np.subtract(Zb, self.mean_, dtype=np.float64, order="C")
         return np.divide(out, self.scale_, out=out)
 
-    def _check_standardize(self) -> None:
-        if not isinstance(self.standardize, (bool, np.bool_)):
-            raise TypeError(f"standardize must be True or False, got {describe_value(self.standardize)}")
-
 
 class _LinearRanker(_Ranker):
     """A linear scoring function ``coef_ . (phi - mean_) / scale_ + intercept_``."""
@@ -227,7 +212,13 @@ class _LinearRanker(_Ranker):
 
 
 class _SVMRanker(_LinearRanker):
-    """The SVM rankers' shared parameters: ``C``, the solver's ``tol`` and ``max_iter``, ``standardize``, a seed."""
+    """The SVM rankers' shared parameters: ``C``, the solver's ``tol`` and ``max_iter``, ``standardize``, a seed.
+
+    ``tol`` and ``max_iter`` may be None where the subclass has solver defaults (:meth:`_default_tolerances`).
+    """
+
+    parameter_constraints = {"C": POSITIVE, "tol": NoneOr(POSITIVE), "max_iter": NoneOr(Integer()),
+                             "standardize": Flag(), "random_state": SEED}
 
     def __init__(self, C: float, tol: float = 1e-3, max_iter: int = 1000, standardize: bool = True,
                  random_state: int = 0):
@@ -237,17 +228,14 @@ class _SVMRanker(_LinearRanker):
         self.standardize = standardize
         self.random_state = random_state
 
-    def _check_params(self) -> None:
-        """Check the parameters and set ``tol_``, ``max_iter_``: ``tol`` and ``max_iter``, or where they are None
-        the solver's defaults (:meth:`_default_tolerances`)."""
-        _check_positive(self.C, "C")
+    def check_params(self) -> _SVMRanker:
+        """Check the declared parameters, then set ``tol_``, ``max_iter_``: ``tol`` and ``max_iter``, or where they
+        are None the solver's defaults (:meth:`_default_tolerances`); ``self``."""
+        super().check_params()
         default_tol, default_max_iter = self._default_tolerances()
         self.tol_ = default_tol if self.tol is None else self.tol
         self.max_iter_ = default_max_iter if self.max_iter is None else self.max_iter
-        _check_positive(self.tol_, "tol")
-        check_positive_int(self.max_iter_, "max_iter")
-        self._check_standardize()
-        _check_seed(self.random_state)
+        return self
 
     def fit_path(self, Z: Any, Y: Any, Cs: Sequence[float]) -> list[_SVMRanker]:
         """One fitted copy of this ranker per value of ``C``, each starting from the previous one's solution.
@@ -284,7 +272,7 @@ class _SVMRanker(_LinearRanker):
         """
         if isinstance(Cs, (str, bytes)) or not hasattr(Cs, "__len__"):
             raise TypeError(f"Cs must be a sequence of positive floats, got {Cs!r}")
-        values = [float(_check_positive(c, f"Cs[{j}]")) for j, c in enumerate(Cs)]
+        values = [POSITIVE.check(c, f"Cs[{j}]") for j, c in enumerate(Cs)]
         if not values:
             raise ValueError("Cs must hold at least one value of C, got an empty sequence")
         return self._path(Z, Y, values)  # each subclass's own way of starting from the last solution

@@ -8,11 +8,8 @@ from typing import Any
 import numpy as np
 
 from labelrank.optional import require
-from labelrank.validation import (
-    check_positive_int,
-    check_real,
-)
-from labelrank.rankers._base import _check_positive, _check_seed, _Ranker
+from labelrank.parameters import NON_NEGATIVE, POSITIVE, SEED, Integer
+from labelrank.rankers._base import _Ranker
 
 
 class LightGBMLambdaRank(_Ranker):
@@ -63,6 +60,9 @@ class LightGBMLambdaRank(_Ranker):
     """
 
     _standardizes = False
+    parameter_constraints = {"n_estimators": Integer(), "learning_rate": POSITIVE, "num_leaves": Integer(minimum=2),
+                             "min_child_samples": Integer(), "reg_lambda": NON_NEGATIVE, "n_jobs": Integer(),
+                             "random_state": SEED}
 
     def __init__(self, n_estimators: int = 300, learning_rate: float = 0.03, num_leaves: int = 4,
                  min_child_samples: int = 100, reg_lambda: float = 0.0, n_jobs: int = 1, random_state: int = 0):
@@ -73,15 +73,6 @@ class LightGBMLambdaRank(_Ranker):
         self.reg_lambda = reg_lambda
         self.n_jobs = n_jobs
         self.random_state = random_state
-
-    def _check_params(self) -> None:
-        check_positive_int(self.n_estimators, "n_estimators")
-        _check_positive(self.learning_rate, "learning_rate")
-        check_positive_int(self.num_leaves, "num_leaves", minimum=2)
-        check_positive_int(self.min_child_samples, "min_child_samples")
-        check_real(self.reg_lambda, "reg_lambda", low=0.0)
-        check_positive_int(self.n_jobs, "n_jobs")
-        _check_seed(self.random_state)
 
     def _fit(self, Z: np.ndarray, Y: np.ndarray) -> None:
         self._set_trained(*self._train(Z, Y, [float(self.learning_rate)])[0])

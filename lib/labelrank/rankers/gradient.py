@@ -10,14 +10,8 @@ from typing import Any
 import numpy as np
 
 from labelrank.optional import require
-from labelrank.validation import (
-    check_choice,
-    check_positive_int,
-    check_real,
-)
+from labelrank.parameters import NON_NEGATIVE, POSITIVE, SEED, Flag, Integer, Options
 from labelrank.rankers._base import (
-    _check_positive,
-    _check_seed,
     _chunk_rows,
     _linear_scores,
     _Ranker,
@@ -104,15 +98,9 @@ class _GradientRanker(_Ranker):
     :math:`\\epsilon = 10^{-8}`) or plain SGD.
     """
 
-    def _check_common(self) -> None:
-        check_real(self.alpha, "alpha", low=0.0)
-        _check_positive(self.learning_rate, "learning_rate")
-        check_positive_int(self.epochs, "epochs")
-        check_positive_int(self.batch_size, "batch_size")
-        check_positive_int(self.hidden_units, "hidden_units", minimum=0)
-        check_choice(self.optimizer, "optimizer", ("adam", "sgd"))
-        self._check_standardize()
-        _check_seed(self.random_state)
+    parameter_constraints = {"alpha": NON_NEGATIVE, "learning_rate": POSITIVE, "epochs": Integer(),
+                             "batch_size": Integer(), "hidden_units": Integer(minimum=0),
+                             "optimizer": Options("adam", "sgd"), "standardize": Flag(), "random_state": SEED}
 
     def _fit(self, Z: np.ndarray, Y: np.ndarray) -> None:
         self._set_trained(*self._train(Z, Y, [float(self.learning_rate)])[0])
@@ -264,6 +252,8 @@ class ListNet(_GradientRanker):
     ((40, 4), True)
     """
 
+    parameter_constraints = {"target": Options("softmax", "normalized")}
+
     def __init__(self, alpha: float = 1e-4, learning_rate: float = 0.001, epochs: int = 50, batch_size: int = 16,
                  hidden_units: int = 0, optimizer: str = "adam", target: ListNetTarget = "normalized",
                  standardize: bool = True, random_state: int = 0):
@@ -276,10 +266,6 @@ class ListNet(_GradientRanker):
         self.target = target
         self.standardize = standardize
         self.random_state = random_state
-
-    def _check_params(self) -> None:
-        self._check_common()
-        check_choice(self.target, "target", ("softmax", "normalized"))
 
     def _usable(self, Y: np.ndarray) -> np.ndarray:
         return listnet_target(Y, self.target)[1]
@@ -344,6 +330,8 @@ class LambdaRank(_GradientRanker):
     ((40, 4), True)
     """
 
+    parameter_constraints = {"metric": Options("ndcg", "map", "none"), "sigma": POSITIVE}
+
     def __init__(self, alpha: float = 1e-4, learning_rate: float = 0.001, epochs: int = 50, batch_size: int = 16,
                  hidden_units: int = 0, optimizer: str = "adam", metric: LambdaMetric = "ndcg", sigma: float = 1.0,
                  standardize: bool = True, random_state: int = 0):
@@ -357,11 +345,6 @@ class LambdaRank(_GradientRanker):
         self.sigma = sigma
         self.standardize = standardize
         self.random_state = random_state
-
-    def _check_params(self) -> None:
-        self._check_common()
-        check_choice(self.metric, "metric", ("ndcg", "map", "none"))
-        _check_positive(self.sigma, "sigma")
 
     def _usable(self, Y: np.ndarray) -> np.ndarray:
         n_rel = Y.sum(axis=1)

@@ -14,7 +14,7 @@ from labelrank.validation import (
     check_label_matrix,
     check_score_matrix,
 )
-from labelrank.rankers._base import _check_positive
+from labelrank.parameters import POSITIVE
 
 numba = require("numba", "labelrank.rankers.losses (LambdaRank's compiled kernel)")
 
@@ -294,7 +294,7 @@ def ranknet_cost(scores: Any, Y: Any, sigma: float = 1.0, weights: Any = None) -
     Y = check_label_matrix(Y, "Y").astype(bool)
     if S.shape != Y.shape:
         raise ValueError(f"scores and Y must have the same shape, got {S.shape} and {Y.shape}")
-    sigma = _check_positive(sigma, "sigma")
+    sigma = POSITIVE.check(sigma, "sigma")
     pair = Y[:, :, None] & ~Y[:, None, :]
     diff = S[:, :, None] - S[:, None, :]
     cost = np.logaddexp(0.0, -sigma * diff)
@@ -347,6 +347,6 @@ def lambda_gradients(
     """
     metric = check_choice(metric, "metric", ("ndcg", "map", "none"))
     S, Yb = _check_scores_labels(scores, Y)
-    sigma = _check_positive(sigma, "sigma")
+    sigma = POSITIVE.check(sigma, "sigma")
     grad, cost, _ = _lambdas(S, Yb, metric, sigma)
     return grad, cost

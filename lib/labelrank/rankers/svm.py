@@ -11,7 +11,8 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
 from labelrank.optional import require
-from labelrank.validation import describe_value, check_label_matrix
+from labelrank.parameters import POSITIVE, Flag, Integer, Options
+from labelrank.validation import check_label_matrix
 from labelrank.rankers._base import (
     _chunk_rows,
     _SVMRanker,
@@ -275,15 +276,15 @@ class RankSVMIR(_SVMRanker):
     ((40, 4), True)
     """
 
+    parameter_constraints = {"solver": Options("alm", "dcd")}
+
     def __init__(self, C: float = 0.01, tol: float | None = None, max_iter: int | None = None,
                  standardize: bool = True, random_state: int = 0, solver: str = "alm"):
         super().__init__(C, tol=tol, max_iter=max_iter, standardize=standardize, random_state=random_state)
         self.solver = solver
 
     def _default_tolerances(self) -> tuple[float, int]:
-        if self.solver not in _SOLVER_DEFAULTS:
-            raise ValueError(f"solver must be one of {sorted(_SOLVER_DEFAULTS)}, got {self.solver!r}")
-        return _SOLVER_DEFAULTS[self.solver]
+        return _SOLVER_DEFAULTS[self.solver]  # the solver is checked first (parameter_constraints)
 
     def _path(self, Z: Any, Y: Any, values: list[float]) -> list[RankSVMIR]:
         # the pairs and standardised rows built once; "alm": fit_pairwise_hinge_alm_path (each C from the last
@@ -294,7 +295,7 @@ class RankSVMIR(_SVMRanker):
         F, pos, neg, inst = template._pair_rows(Z, Y)
         fitted = [clone(self).set_params(C=C) for C in values]
         for est in fitted:
-            est._check_params()
+            est.check_params()
             est._take_preparation(template)
         if self.solver == "alm":
             path = fit_pairwise_hinge_alm_path(F, pos, neg, values, tol=float(template.tol_),
@@ -444,15 +445,12 @@ class SVMMAP(_SVMRanker):
     ((40, 4), True)
     """
 
+    parameter_constraints = {"tol": POSITIVE, "max_iter": Integer(), "warm_start": Flag()}
+
     def __init__(self, C: float = 100.0, tol: float = 1e-3, max_iter: int = 1000, standardize: bool = True,
                  random_state: int = 0, warm_start: bool = False):
         super().__init__(C, tol=tol, max_iter=max_iter, standardize=standardize, random_state=random_state)
         self.warm_start = warm_start
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        if not isinstance(self.warm_start, (bool, np.bool_)):
-            raise TypeError(f"warm_start must be True or False, got {describe_value(self.warm_start)}")
 
     def _path(self, Z: Any, Y: Any, values: list[float]) -> list[SVMMAP]:
         # each C warm-started from the last one's working set, as refits of one estimator with warm_start=True; the
@@ -464,7 +462,7 @@ class SVMMAP(_SVMRanker):
         fitted, previous = [], None
         for C in values:
             est = clone(template).set_params(C=C)
-            est._check_params()
+            est.check_params()
             est._take_preparation(template)
             if previous is not None:
                 est._take_warm_start(previous)

@@ -452,13 +452,13 @@ _T1_WHY = {
 
 
 def yang2012_table1() -> pd.DataFrame:
-    """Table 1 of Yang & Gopal: statistics of the data sets (:func:`labelrank.datasets.table1`; the average number
+    """Table 1 of Yang & Gopal: statistics of the data sets (:func:`labelrank.datasets.statistics_table`; the average number
     of categories over train and test together)."""
     from labelrank import datasets
 
     values = paper.load("yang2012_table1").set_index("dataset")
     printed = _printed("yang2012_table1").set_index("dataset")
-    ours = datasets.table1([d for d in values.index if d != _CITESEER]).set_index("dataset")
+    ours = datasets.statistics_table([d for d in values.index if d != _CITESEER]).set_index("dataset")
     records = []
     for dataset in values.index:
         for stat, label in _T1_STATS.items():
@@ -645,7 +645,7 @@ def yang2012_table7(profile: str | None = None) -> pd.DataFrame:
     X, Y, _ = datasets.load("vowel", "train")
     X_test, Y_test, _ = datasets.load("vowel", "test")
     tuned = {"plain": vowel.tune_plain_svm(X, Y, grids["C"]), "meta": vowel.tune_meta_svm(X, Y, grids["k"], grids["C"])}
-    errors = {m: vowel.test_error(m, r.params, X, Y, X_test, Y_test) for m, r in tuned.items()}
+    errors = {m: vowel.held_out_error(m, r.params, X, Y, X_test, Y_test) for m, r in tuned.items()}
     errors["1nn"] = vowel.error_rate(Y_test, vowel.nearest_neighbour_scores(X, Y, X_test))
     values = paper.load("yang2012_table7")
     printed = _printed("yang2012_table7")

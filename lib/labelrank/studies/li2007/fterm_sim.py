@@ -40,6 +40,7 @@ import pandas as pd
 from scipy import stats
 
 from labelrank.validation import describe_value, check_choice, check_positive_int, check_real
+from labelrank.parameters import SEED
 from labelrank.cost import bdm_matrix
 from labelrank.hierarchy import LabelTree
 from labelrank.metrics.cost_precision import CostScorer, check_similarity
@@ -66,10 +67,6 @@ __all__ = [
 ]
 
 _ELEMENT = re.compile(r"^[A-Z]{2}\d{2}$")
-
-
-def _check_seed(seed: object) -> int:
-    return check_positive_int(seed, "seed", minimum=0)
 
 
 def _check_unit(value: object, name: str, low: float = 0.0, high: float = 1.0) -> float:
@@ -152,7 +149,7 @@ def synthetic_fterm_codes(spec: ThemeSpec = ThemeSpec(), seed: int = 0) -> list[
     """
     if not isinstance(spec, ThemeSpec):
         raise TypeError(f"spec must be a ThemeSpec, got {describe_value(spec)}")
-    rng = np.random.default_rng(_check_seed(seed))
+    rng = np.random.default_rng(SEED.check(seed, "seed"))
     viewpoints: list[str] = []
     letters = string.ascii_uppercase
     group = 0
@@ -251,7 +248,7 @@ def simulate_patents(
         Indices into ``tree.labels``, each row padded with -1.
     """
     n_patents = check_positive_int(n_patents, "n_patents")
-    rng = np.random.default_rng(_check_seed(seed))
+    rng = np.random.default_rng(SEED.check(seed, "seed"))
     _check_unit(mean_viewpoints, "mean_viewpoints", 1.0, 50.0)
     _check_unit(mean_terms_per_viewpoint, "mean_terms_per_viewpoint", 1.0, 50.0)
     _check_unit(concentration, "concentration", 0.0, 100.0)
@@ -360,7 +357,7 @@ def run_family(seed: int = 0) -> list[SystemSpec]:
     >>> len(specs), specs[0].name, specs[0].kind, specs[-1].name
     (43, 'G-01', 'hierarchical', 'R-24')
     """
-    rng = np.random.default_rng(_check_seed(seed))
+    rng = np.random.default_rng(SEED.check(seed, "seed"))
     specs = [
         SystemSpec("G-01", "G", "hierarchical", 2.00, 0.80, 2.6),
         SystemSpec("G-02", "G", "hierarchical", 1.95, 0.75, 2.5),
@@ -497,7 +494,7 @@ def simulate_run(
     if not isinstance(spec, SystemSpec):
         raise TypeError(f"spec must be a SystemSpec, got {describe_value(spec)}")
     cutoff = check_positive_int(cutoff, "cutoff")
-    rng = np.random.default_rng(_check_seed(seed))
+    rng = np.random.default_rng(SEED.check(seed, "seed"))
     truth, S, candidates = _check_run_inputs(truth, S, candidates)
     if nbr is None:
         nbr = _neighbourhood(truth, S, candidates)
@@ -592,7 +589,7 @@ def simulate_task(
     >>> len(task.runs), task.truth.shape[0]
     (43, 20)
     """
-    seed = _check_seed(seed)
+    seed = SEED.check(seed, "seed")
     seeds = np.random.SeedSequence(seed).generate_state(3)
     tree = synthetic_theme(theme, seed=int(seeds[0]))
     similarity = bdm_matrix(tree)

@@ -34,15 +34,12 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator
 from sklearn.linear_model import LogisticRegression
 
-from labelrank.validation import describe_value, as_2d_array, check_real
+from labelrank.parameters import POSITIVE, SEED, DeclaredParameters
+from labelrank.validation import describe_value, as_2d_array
 from labelrank.validation import check_fit_input as _check_fit_input
 from labelrank.hierarchy import LabelTree
 
 __all__ = ["FlatRanker", "TopDownRanker"]
-
-
-def _check_C(C: Any) -> float:
-    return check_real(C, "C", low=0.0, low_inclusive=False)
 
 
 def _check_predict_input(model: BaseEstimator, X: Any) -> np.ndarray | sp.csr_matrix:
@@ -89,7 +86,7 @@ class _Binary:
         return self.model.predict_proba(X)[:, 1]
 
 
-class FlatRanker(BaseEstimator):
+class FlatRanker(DeclaredParameters, BaseEstimator):
     """One-vs-rest logistic regression: a label's score is its own estimated probability.
 
     Parameters
@@ -105,13 +102,15 @@ class FlatRanker(BaseEstimator):
     (4, 2)
     """
 
+    parameter_constraints = {"C": POSITIVE, "random_state": SEED}
+
     def __init__(self, C: float = 1.0, random_state: int = 0) -> None:
         self.C = C
         self.random_state = random_state
 
     def fit(self, X: Any, Y: Any) -> FlatRanker:
         """Train one logistic regression per column of ``Y``."""
-        C = _check_C(self.C)
+        C = float(self.check_params().C)
         X, Y = _check_fit_input(self, X, Y)
         self.models_ = [_Binary(X, Y[:, j], C, self.random_state) for j in range(Y.shape[1])]
         return self
@@ -122,7 +121,7 @@ class FlatRanker(BaseEstimator):
         return np.column_stack([m.proba(X) for m in self.models_])
 
 
-class TopDownRanker(BaseEstimator):
+class TopDownRanker(DeclaredParameters, BaseEstimator):
     """Top-down ranker: the product of node probabilities along each label's chain from the root.
 
     Parameters
@@ -147,6 +146,8 @@ class TopDownRanker(BaseEstimator):
     (4, 3)
     """
 
+    parameter_constraints = {"C": POSITIVE, "random_state": SEED}  # tree and labels: checked together at fit
+
     def __init__(self, tree: LabelTree, labels: Sequence[str], C: float = 1.0, random_state: int = 0) -> None:
         self.tree = tree
         self.labels = labels
@@ -169,7 +170,7 @@ class TopDownRanker(BaseEstimator):
 
     def fit(self, X: Any, Y: Any) -> TopDownRanker:
         """Train, for every node below the root, a classifier on the documents of its parent."""
-        C = _check_C(self.C)
+        C = float(self.check_params().C)
         tree, labels = self._check_tree()
         X, Y = _check_fit_input(self, X, Y)
         if Y.shape[1] != len(labels):

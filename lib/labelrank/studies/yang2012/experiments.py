@@ -193,8 +193,8 @@ def _cv_value_or_nan(result: TuneResult, params: dict[str, Any], target: str) ->
         return float("nan")
 
 
-def test_curve(dataset: str, method: str, features: Representation = "original", proto: Protocol | None = None,
-               progress: bool = True) -> pd.DataFrame:
+def held_out_curve(dataset: str, method: str, features: Representation = "original",
+                   proto: Protocol | None = None, progress: bool = True) -> pd.DataFrame:
     """The test-set value of every metric at every value of a one-parameter method's grid (cached).
 
     Not a tuning tool (the test set must not choose hyper-parameters): the chapters use it to find which grid
@@ -213,15 +213,15 @@ def test_curve(dataset: str, method: str, features: Representation = "original",
     check_representation(method, features, proto)
     name, grid = spec.axes[0]
     values = proto.grids[grid]
-    outs = run_calls(_test_curve_calls(dataset, method, features, proto), f"{dataset} {method}: test values over "
-                      "the grid", progress)
+    outs = run_calls(_held_out_curve_calls(dataset, method, features, proto),
+                     f"{dataset} {method}: test values over the grid", progress)
     _, _, _, Y_test = load_data(dataset, proto)
     rows = {v: evaluate(Y_test, o["scores"], o["pred"]["default"]) for v, o in zip(values, outs)}
     return pd.DataFrame(rows).T.rename_axis(name)
 
 
-def _test_curve_calls(dataset: str, method: str, features: str, proto: Protocol) -> list[tuple[Any, tuple]]:
-    """The cached final fits of :func:`test_curve` (checked input), one per value of the method's axis."""
+def _held_out_curve_calls(dataset: str, method: str, features: str, proto: Protocol) -> list[tuple[Any, tuple]]:
+    """The cached final fits of :func:`held_out_curve` (checked input), one per value of the method's axis."""
     name, grid = proto.spec(method).axes[0]
     cached = task_cache(final_fit_task, "final_fit")
     threads = threads_per_task(n_jobs())
@@ -407,7 +407,7 @@ def _chapter_extra_calls(proto: Protocol, names: Sequence[str]) -> list[tuple[An
                 calls += _splitting_calls(dataset, method, None, _SECONDARY, proto, False)
         for method in CHAPTER_EXTRAS["llsf_inputs"]:
             calls += _llsf_inputs_calls(dataset, method, None, proto, False)
-        calls += _test_curve_calls(dataset, CHAPTER_EXTRAS["curve"], "original", proto)
+        calls += _held_out_curve_calls(dataset, CHAPTER_EXTRAS["curve"], "original", proto)
     return calls
 
 

@@ -117,8 +117,8 @@ __all__ = [
     "tune_plain_svm",
     "tune_rbf_svm",
     "tune_meta_svm",
-    "test_scores",
-    "test_error",
+    "held_out_scores",
+    "held_out_error",
 ]
 
 Method = Literal["plain", "rbf", "meta"]
@@ -569,8 +569,8 @@ def tune_meta_svm(X: Any, Y: Any, k_grid: Any = K_GRID, C_grid: Any = C_GRID, **
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def test_scores(method: Method, params: dict[str, float], X_train: Any, Y_train: Any, X_test: Any, *,
-                max_iter: int = MAX_ITER) -> tuple[np.ndarray, list[SVC], np.ndarray]:
+def held_out_scores(method: Method, params: dict[str, float], X_train: Any, Y_train: Any, X_test: Any, *,
+                    max_iter: int = MAX_ITER) -> tuple[np.ndarray, list[SVC], np.ndarray]:
     """Fit a method on the whole training set with ``params`` (e.g. ``TuneResult.params``) and score new data.
 
     Returns
@@ -600,8 +600,8 @@ def test_scores(method: Method, params: dict[str, float], X_train: Any, Y_train:
     return ovr_scores(models, K_test), models, A_train
 
 
-def test_error(method: Method, params: dict[str, float], X_train: Any, Y_train: Any, X_test: Any, Y_test: Any, *,
-               max_iter: int = MAX_ITER) -> float:
+def held_out_error(method: Method, params: dict[str, float], X_train: Any, Y_train: Any, X_test: Any, Y_test: Any, *,
+                   max_iter: int = MAX_ITER) -> float:
     """Test error rate (:func:`error_rate`) of a method fitted on the whole training set with ``params``."""
-    scores, _, _ = test_scores(method, params, X_train, Y_train, X_test, max_iter=max_iter)
+    scores, _, _ = held_out_scores(method, params, X_train, Y_train, X_test, max_iter=max_iter)
     return error_rate(Y_test, scores)
