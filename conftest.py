@@ -1,5 +1,11 @@
 """pytest configuration shared by the unit tests and the notebook tests.
 
+The tests are laid out like the code: ``tests/lib`` (the library), ``tests/engine`` (the experiment engine),
+``tests/studies`` (the reproductions), ``tests/book`` (chapters, pages, README, packaging); the doctests of
+``lib/labelrank`` and the chapters (``book/*.md``) belong to the layer of their module. Each test carries its
+layer's marker, so that ``pytest -m lib`` (or ``engine``, ``studies``, ``book``) runs one layer alone. The
+helpers the layers share (``tests/*.py`` other than tests, ``tests/golden``) sit at the top of ``tests/``.
+
 nbval collects ``.ipynb`` files only; the book's chapters are MyST-markdown text notebooks (jupytext). The hook
 below hands every ``book/*.md`` file that declares a kernel to nbval, reading it through jupytext, so nbval runs the
 very files the book is built from, with the kernel's working directory the chapter's folder, as in the build.
@@ -8,6 +14,7 @@ very files the book is built from, with the kernel's working directory the chapt
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import jupytext
@@ -25,6 +32,37 @@ settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "tests"))  # the shared helpers: support, linereader, literal_scan, ...
+
+LAYERS = ("lib", "engine", "studies", "book")
+
+
+def layer_of(path: Path) -> str | None:
+    """The layer of a collected file: its folder under ``tests/``, its package under ``lib/labelrank``, or
+    ``book`` for a chapter."""
+    try:
+        parts = path.resolve().relative_to(ROOT).parts
+    except ValueError:
+        return None
+    if parts[:1] == ("tests",) and len(parts) > 2 and parts[1] in LAYERS:
+        return parts[1]
+    if parts[:2] == ("lib", "labelrank"):
+        return {"protocol": "engine", "studies": "studies"}.get(parts[2] if len(parts) > 3 else "", "lib")
+    if parts[:1] == ("book",):
+        return "book"
+    return None
+
+
+def pytest_configure(config):
+    for layer in LAYERS:
+        config.addinivalue_line("markers", f"{layer}: a test of the {layer} layer (tests/{layer}, its doctests)")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        layer = layer_of(Path(str(item.fspath)))
+        if layer is not None:
+            item.add_marker(layer)
 
 
 class _JupytextAwareNbformat:

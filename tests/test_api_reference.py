@@ -18,7 +18,7 @@ PAGES = {
     "labelrank.metrics.significance": "metrics", "labelrank.metrics.hemkit": "metrics",
     "labelrank.features": "features", "labelrank.distance_kernels": "features", "labelrank.rankers": "rankers",
     "labelrank.rankers.pairwise_svm": "rankers", "labelrank.rankers.simplex_qp": "rankers", "labelrank.meta_ranker": "meta_ranker",
-    "labelrank.baselines": "baselines", "labelrank.logistic": "baselines", "labelrank.threshold": "threshold", "labelrank.parameters": "parameters", "labelrank.datasets": "datasets",
+    "labelrank.baselines": "baselines", "labelrank.logistic": "baselines", "labelrank.threshold": "threshold", "labelrank.parameters": "parameters", "labelrank.validation": "parameters", "labelrank.datasets": "datasets",
     "labelrank.paths": "datasets", "labelrank.optional": "datasets",
     "labelrank.cli": "cli", "labelrank.runfiles": "cli", "labelrank.evaluation": "cli",
     "labelrank.comparison": "cli", "labelrank.textcolumns": "cli",

@@ -1,4 +1,4 @@
-"""Input validation shared by every module of :mod:`labelrank`.
+"""Input validation shared by every module of the library (``labelrank``).
 
 Each checker checks one property of its argument (the matrix checkers first convert it to a dense
 :class:`numpy.ndarray`, scipy sparse matrices densified; :func:`check_fit_input` keeps a sparse ``X`` in CSR) and
@@ -106,6 +106,15 @@ def as_2d_array(X: Any, name: str = "X") -> np.ndarray:
         If ``X`` is ``None``, a string, or has a non-numeric dtype.
     ValueError
         If ``X`` is not 2-D or has no rows or no columns.
+
+    Examples
+    --------
+    >>> as_2d_array([[1, 2], [3, 4]]).shape
+    (2, 2)
+    >>> as_2d_array([1, 2])
+    Traceback (most recent call last):
+    ...
+    ValueError: X must be 2-D (n_instances, n_labels), got shape (2,)
     """
     if X is None or isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a 2-D array or scipy sparse matrix, got {describe_value(X)}")
@@ -177,6 +186,15 @@ def check_score_matrix(scores: Any, name: str = "scores") -> np.ndarray:
     ------
     ValueError
         If an entry is NaN or infinite; the message shows the first offending entry.
+
+    Examples
+    --------
+    >>> check_score_matrix([[0.5, 1]]).dtype
+    dtype('float64')
+    >>> check_score_matrix([[0.5, float("nan")]])
+    Traceback (most recent call last):
+    ...
+    ValueError: scores must be finite, got nan at position (0, 1)
     """
     arr = as_2d_array(scores, name).astype(np.float64, copy=False)
     finite = np.isfinite(arr)
@@ -189,7 +207,22 @@ def check_score_matrix(scores: Any, name: str = "scores") -> np.ndarray:
 
 
 def check_same_shape(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:
-    """Raise :class:`ValueError` unless ``a`` and ``b`` have the same shape."""
+    """Raise :class:`ValueError` unless ``a`` and ``b`` have the same shape.
+
+    Parameters
+    ----------
+    a, b : array-like
+    name_a, name_b : str
+        The arguments' names, used in the message.
+
+    Examples
+    --------
+    >>> check_same_shape(np.zeros((2, 3)), np.zeros((2, 3)), "Y", "scores")
+    >>> check_same_shape(np.zeros((2, 3)), np.zeros((3, 2)), "Y", "scores")
+    Traceback (most recent call last):
+    ...
+    ValueError: Y and scores must have the same shape, got (2, 3) and (3, 2)
+    """
     if np.shape(a) != np.shape(b):
         raise ValueError(
             f"{name_a} and {name_b} must have the same shape, got {np.shape(a)} and {np.shape(b)}"
@@ -201,10 +234,25 @@ def check_labels_and_scores(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Validate a label matrix and a score matrix of the same shape.
 
+    Parameters
+    ----------
+    Y : array-like or scipy.sparse matrix of shape (n_instances, n_labels)
+        0/1 labels (:func:`check_label_matrix`).
+    scores : array-like or scipy.sparse matrix of the same shape
+        Finite scores (:func:`check_score_matrix`).
+    y_name, scores_name : str
+        The arguments' names, used in error messages.
+
     Returns
     -------
     (Y, scores) : tuple of numpy.ndarray
         ``Y`` as int64 in {0, 1}, ``scores`` as finite float64.
+
+    Examples
+    --------
+    >>> Y, s = check_labels_and_scores([[0, 1]], [[0.2, 0.9]])
+    >>> Y.dtype, s.dtype
+    (dtype('int64'), dtype('float64'))
     """
     Y = check_label_matrix(Y, y_name)
     scores = check_score_matrix(scores, scores_name)
@@ -217,9 +265,23 @@ def check_labels_and_predictions(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Validate two 0/1 matrices of the same shape (true labels and decisions).
 
+    Parameters
+    ----------
+    Y, Y_pred : array-like or scipy.sparse matrix of shape (n_instances, n_labels)
+        0/1 entries (:func:`check_label_matrix`).
+    y_name, pred_name : str
+        The arguments' names, used in error messages.
+
     Returns
     -------
     (Y, Y_pred) : tuple of numpy.ndarray of bool
+
+    Examples
+    --------
+    >>> check_labels_and_predictions([[0, 1]], [[1, 2]])
+    Traceback (most recent call last):
+    ...
+    ValueError: Y_pred must contain only 0 and 1, got 2 at position (0, 1)
     """
     Y = check_label_matrix(Y, y_name, dtype=bool)
     Y_pred = check_label_matrix(Y_pred, pred_name, dtype=bool)
@@ -230,12 +292,34 @@ def check_labels_and_predictions(
 def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
     """Return ``value`` as ``int`` if it is an integer ``>= minimum``.
 
+    Parameters
+    ----------
+    value : object
+        A Python or numpy integer (``bool`` is rejected).
+    name : str
+        The argument's name, used in error messages.
+    minimum : int
+        The smallest value allowed.
+
+    Returns
+    -------
+    int
+
     Raises
     ------
     TypeError
         If ``value`` is not an integer (``bool`` is rejected too).
     ValueError
         If ``value < minimum``.
+
+    Examples
+    --------
+    >>> check_positive_int(np.int64(3), "k")
+    3
+    >>> check_positive_int(0, "k")
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be >= 1, got 0
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
         raise TypeError(f"{name} must be an integer, got {describe_value(value)}")
@@ -317,6 +401,14 @@ def check_real(
 def check_choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
     """Return the entry of ``choices`` equal to ``value``; raise :class:`ValueError` naming the options if none is.
 
+    Parameters
+    ----------
+    value : object
+    name : str
+        The argument's name, used in error messages.
+    choices : sequence
+        The allowed values; ``True`` does not stand for the option ``1``, nor an array for any option.
+
     Examples
     --------
     >>> check_choice("train", "split", ("train", "test"))
@@ -341,6 +433,13 @@ def check_choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
 
 def check_magnitude(X: Any, name: str = "X") -> None:
     """Raise :class:`ValueError` if the entries of a finite ``X`` are too large for float64 distances and norms.
+
+    Parameters
+    ----------
+    X : numpy.ndarray or scipy.sparse matrix
+        Finite features, one row per instance.
+    name : str
+        The argument's name, used in error messages.
 
     Distances, norms and dot products of rows sum squares: with ``d`` features and entries up to ``M`` in absolute
     value a squared distance reaches ``4 d M^2``, which must stay below the largest float64 (about 1.8e308). Past
@@ -406,6 +505,18 @@ def check_fit_input(
     ValueError
         For ``Y=None`` (in scikit-learn's wording "requires y to be passed"), a non-finite or empty ``X``, entries
         of ``Y`` other than 0 and 1, or a different number of rows.
+
+    Examples
+    --------
+    >>> from sklearn.base import BaseEstimator
+    >>> est = BaseEstimator()
+    >>> X, Y = check_fit_input(est, [[0.0, 1.0], [1.0, 0.0]], [[1], [0]])
+    >>> est.n_features_in_, Y.dtype
+    (2, dtype('int64'))
+    >>> check_fit_input(est, [[0.0, 1.0]], [[1], [0]])
+    Traceback (most recent call last):
+    ...
+    ValueError: X and Y must have the same number of rows (instances), got X with 1 rows and Y with 2 rows
     """
     from sklearn.utils.validation import validate_data  # lazy: importing this module must stay cheap
 
