@@ -11,7 +11,7 @@ what was run, and its outputs are what they read:
   counts); HEMKit runs twice, with glibc's default allocator and with its thread cache off
   (``GLIBC_TUNABLES=glibc.malloc.tcache_count=0``), because on a DAG HEMKit's ties follow the memory order of the
   nodes' parents;
-* with ``--write-cases``, ``data/hemkit/cases.json``: the worked examples of ``tests/test_hemkit.py`` and the book,
+* with ``--write-cases``, ``data/hemkit/cases.json``: the worked examples of ``tests/lib/test_hemkit.py`` and the book,
   each with HEMKit's printed output (and with ``--hemkit-precise``, the output of a build printing 17 digits).
 
 Build HEMKit first (the ``hierarchical/software`` folder of github.com/BioASQ/Evaluation-Measures):

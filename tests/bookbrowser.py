@@ -1,6 +1,6 @@
 """Serve a built book on a loopback port and open it in headless Chromium.
 
-Shared by the browser test (``tests/test_book_browser.py``) and the README screenshot (``scripts/screenshot.py``).
+Shared by the browser test (``tests/book/test_book_browser.py``) and the README screenshot (``scripts/screenshot.py``).
 Playwright drives the system's Chromium (``executable_path``), so no browser is downloaded.
 """
 

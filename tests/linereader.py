@@ -1,7 +1,7 @@
 """The line-by-line reader of run and truth files, kept as the tests' oracle for :mod:`labelrank.runfiles`.
 
 :mod:`labelrank.runfiles` reads a file at once, column by column with numpy; this module reads it one line at a
-time, each rule written out where it applies. ``tests/test_runfiles_oracle.py`` checks on many random files, good
+time, each rule written out where it applies. ``tests/lib/test_runfiles_oracle.py`` checks on many random files, good
 and bad, that both return the same runs and truths and raise the same message. Fields here are separated by ASCII
 whitespace, as in :mod:`labelrank.runfiles`.
 """

@@ -211,6 +211,28 @@ def circles(imports: list[Import]) -> list[list[str]]:
     return sorted(components)
 
 
+#: the floors of the package a test layer may import: library tests the library alone; the engine's seam test
+#: (``tests/engine/test_engine_seam.py``) shows the engine serving a made-up study without Yang & Gopal's
+TEST_LAYER_FLOORS = {"lib": {"library"}}
+SEAM_TEST = "tests/engine/test_engine_seam.py"
+
+
+def test_layer_arrows() -> list[Import]:
+    """Imports of a test that reach above its layer: a library test (``tests/lib``) importing the engine or a study,
+    or the engine's seam test importing a study."""
+    found = []
+    for layer, allowed in TEST_LAYER_FLOORS.items():
+        for p in sorted((ROOT / "tests" / layer).glob("*.py")):
+            rel = str(p.relative_to(ROOT))
+            for imp in _imports_of(ast.parse(p.read_text(), filename=rel), rel, rel):
+                if floor(imp.module) not in allowed | {"outside"}:
+                    found.append(imp)
+    seam = ROOT / SEAM_TEST
+    found += [imp for imp in _imports_of(ast.parse(seam.read_text(), filename=SEAM_TEST), SEAM_TEST, SEAM_TEST)
+              if floor(imp.module) == "studies"]
+    return found
+
+
 def module_lengths() -> list[tuple[int, str]]:
     """(lines, path) of every library module, longest first."""
     return sorted(((len(p.read_text().splitlines()), str(p.relative_to(ROOT)))
@@ -235,6 +257,10 @@ def main() -> int:
     print(f"circles: {len(found)}")
     for component in found:
         print("  " + " <-> ".join(component))
+    tests = test_layer_arrows()
+    print(f"test imports above their layer: {len(tests)}")
+    for imp in tests:
+        print(f"  {imp.path}:{imp.line}: {imp.module}")
     lengths = module_lengths()
     print("longest modules: " + ", ".join(f"{path} ({n})" for n, path in lengths[:5]))
     return 0

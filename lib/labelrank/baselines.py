@@ -545,7 +545,7 @@ class _KNNBaseline(_MultiLabelBaseline):
     variance, section 3.4). ``"weka"``: MULAN's distance, Weka's ``EuclideanDistance``, which maps every feature
     to :math:`(x - \\min) / (\\max - \\min)` with the minimum and maximum of the *training* set (test values are
     not clipped to [0, 1]; a feature constant in training counts 0 for every instance). With it, ML-kNN gives
-    MULAN's confidences exactly and IBLR-ML within 1e-5 (``tests/test_mulan.py``, chapter "Learning to rank
+    MULAN's confidences exactly and IBLR-ML within 1e-5 (``tests/studies/test_mulan.py``, chapter "Learning to rank
     categories", section "Checked against MULAN").
 
     ``decision_function`` treats its input as new data: called on the training instances, each finds itself among

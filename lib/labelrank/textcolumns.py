@@ -44,7 +44,7 @@ MAX_STREAM_BYTES = 1 << 30
 #: from a field, as ``str.split`` does, and ``bytes.split`` keeps).
 NOT_PARSED = (b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
 #: Files from this size on are parsed by numpy's C reader (:func:`numpy.loadtxt`); smaller ones by ``bytes.split``.
-#: Both give the same columns (``tests/test_runfiles_oracle.py`` reads every case both ways).
+#: Both give the same columns (``tests/lib/test_runfiles_oracle.py`` reads every case both ways).
 PARSE_FROM_BYTES = 1 << 20
 
 
@@ -125,7 +125,7 @@ class Columns:
     unless one space stands between neighbouring fields) is then parsed by numpy's C reader: the columns that
     ``numeric`` names as numbers, when it reads them all, and the other fields as bytes, which :meth:`numbers`
     checks and converts. Any other file is split by ``bytes.split``. Both ways give the same columns
-    (``tests/test_runfiles_oracle.py``, ``tests/test_textcolumns.py``).
+    (``tests/lib/test_runfiles_oracle.py``, ``tests/lib/test_textcolumns.py``).
 
     Parameters
     ----------
@@ -270,7 +270,7 @@ class Columns:
         False (nothing set) for any other file, or when numpy's reader refuses it; the checks then name the line.
 
         Such a file's rows are its lines, so no check of form can fail where numpy reads the file whole with the
-        same number of fields on every line (``tests/test_runfiles_oracle.py`` compares both ways).
+        same number of fields on every line (``tests/lib/test_runfiles_oracle.py`` compares both ways).
         """
         if (b"\t" in data or data.startswith((b" ", b"\n", b"#")) or data.endswith(b" ")
                 or any(byte in data for byte in NOT_PARSED)):
@@ -337,7 +337,7 @@ class Columns:
         ``" "``; otherwise any run of spaces and tabs, which must then be ASCII (numpy's whitespace also holds the
         bytes ``\x85`` and ``\xa0`` of the Latin-1 reading). The bytes are read as Latin-1, which gives every byte
         back as it is. No file holding a byte of :data:`NOT_PARSED` comes here: in the others numpy's fields are
-        ``bytes.split``'s, and its numbers are what :func:`numbers` reads (``tests/test_textcolumns.py``): a
+        ``bytes.split``'s, and its numbers are what :func:`numbers` reads (``tests/lib/test_textcolumns.py``): a
         UTF-8 character's last bytes may be ``\x85`` or ``\xa0``, which numpy strips from a number's ends, but its
         first byte, a letter in Latin-1, stays, and the number is refused.
         """

@@ -35,7 +35,7 @@ Two conventions (``convention=``) read these definitions differently, and their 
 
 Two minimal cases show the second difference (chain 1 -> 2 -> 3 -> 4, truth {2, 4}, prediction {3}: HEMKit reads
 the truth as {4}) and the third (tree 1 -> {2, 3, 7}, 2 -> {4, 5}, 5 -> 6, truth {3, 4}, prediction {6, 4}: HEMKit
-links 6 with 4 and 3 with 4, the edge cover 6 with 3); ``tests/test_hemkit.py`` holds them with HEMKit's output.
+links 6 with 4 and 3 with 4, the edge cover 6 with 3); ``tests/lib/test_hemkit.py`` holds them with HEMKit's output.
 
 The cost grows with the documents' label sets and the tree's depth (chains are read per label, pairs per
 document), never with the square of the tree.
@@ -279,7 +279,7 @@ def lca_prf(tree: LabelTree, truth: Sequence[Collection[str]], predicted: Sequen
     root and adds that prediction's whole chain to :math:`\hat Y_{aug}`; one consequence is that LCA-P is not
     monotone: a wrong prediction in another branch can *raise* it, by taking over such a pair (tree r -> A -> A1 ->
     A11, r -> B, r -> C; truth {A11, B}: predicting {A11} gives LCA-P 1/3, predicting {A11, C} gives 1/2). The
-    set-based hP cannot rise that way (``tests/test_hierarchical_measures.py`` checks both).
+    set-based hP cannot rise that way (``tests/lib/test_hierarchical_measures.py`` checks both).
 
     Ties: several pairings can reach the minimum and give different augmented sets; this function takes the
     maximum-weight matching of :func:`scipy.optimize.linear_sum_assignment` on the reduced weights (labels in the

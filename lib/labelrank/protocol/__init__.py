@@ -33,7 +33,7 @@ with a Dask cluster runs the protocol there with::
 
 (set ``LABELRANK_N_JOBS=-1`` to let Dask decide how many tasks run at once, and ``LABELRANK_CACHE`` to a folder
 that every worker can read and write; the README's section "The exact protocol on a cluster" says more, and
-``tests/test_dask.py`` runs the recipe on a local cluster and finds the serial run's table). Each task's result is cached (:class:`labelrank.cache.ResultCache`) under
+``tests/engine/test_dask.py`` runs the recipe on a local cluster and finds the serial run's table). Each task's result is cached (:class:`labelrank.cache.ResultCache`) under
 ``cache_dir() / "experiments"``, keyed on what the result depends on: the data set and the profile's data
 settings, the fold, the method and its parameters, and explicit versions (:func:`code_version`: the engine's
 :data:`ENGINE_VERSION`, the data parsers' version, the numerical libraries' versions and the method's
@@ -83,6 +83,7 @@ from labelrank.protocol.runs import RecordedRun, run_info
 from labelrank.protocol.search import TuneResult, run_full_grids, staged_and_full, tune, widen_grid
 from labelrank.protocol.settings import (
     METRIC_NAMES,
+    DataSource,
     PREPARATIONS,
     MethodSpec,
     Protocol,
@@ -99,6 +100,7 @@ __all__ = [
     "SYNTHETIC",
     "Protocol",
     "MethodSpec",
+    "DataSource",
     "Representation",
     "Thresholding",
     "METRIC_NAMES",

@@ -10,7 +10,7 @@ from sklearn.model_selection import KFold
 
 from labelrank import datasets
 from labelrank.protocol.keys import task_cache, code_version
-from labelrank.protocol.settings import PREPARATIONS, Protocol, default_protocol, n_jobs
+from labelrank.protocol.settings import PREPARATIONS, DataSource, Protocol, default_protocol, n_jobs
 
 #: A small seeded problem (scikit-learn's ``make_multilabel_classification``) for tests and experiments with the
 #: protocol itself: 150 training and 75 test instances, 12 features, 4 labels.
@@ -27,8 +27,11 @@ def _synthetic(seed: int):
 
 
 @lru_cache(maxsize=8)
-def _load_data(dataset: str, subsample: tuple[int, int] | None, seed: int, steps: tuple[str, ...] = ()):
-    if dataset == SYNTHETIC:
+def _load_data(dataset: str, subsample: tuple[int, int] | None, seed: int, steps: tuple[str, ...] = (),
+               source: DataSource | None = None):
+    if source is not None:
+        X_train, Y_train, X_test, Y_test = source.load()
+    elif dataset == SYNTHETIC:
         X_train, Y_train, X_test, Y_test = _synthetic(seed)
     else:
         X_train, Y_train, _ = datasets.load(dataset, "train")
@@ -58,7 +61,7 @@ def load_data(dataset: str, proto: Protocol | None = None):
     if dataset not in proto.datasets:
         raise ValueError(f"dataset must be one of the {proto.profile} profile's {proto.datasets}, got {dataset!r}")
     return _load_data(dataset, proto.subsample.get(dataset), proto.seed,
-                      tuple(proto.preparation.get(dataset, ())))
+                      tuple(proto.preparation.get(dataset, ())), proto.sources.get(dataset))
 
 
 def fold_indices(n: int, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:

@@ -18,7 +18,7 @@ from labelrank.protocol.settings import MethodSpec
 #: folds), the meta-level features, the thresholds and the metrics. Part of every cache key, with the data parsers'
 #: version, the versions of the numerical libraries and, for a method's results, :attr:`MethodSpec.version`. Bump
 #: it (or the method's version) when a change moves a number; the golden test of the quick profile's results
-#: table (tests/test_protocol_golden.py) fails until the change is acknowledged that way. Moving or refactoring
+#: table (tests/engine/test_protocol_golden.py) fails until the change is acknowledged that way. Moving or refactoring
 #: code without changing a number leaves every key, and so the cache, as it is.
 ENGINE_VERSION = 2
 

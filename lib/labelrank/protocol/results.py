@@ -106,6 +106,8 @@ def results(profile: str | Protocol | None = None, *, datasets: Sequence[str] | 
             raise ValueError(f"datasets must be among the {proto.profile} profile's {proto.datasets}, got {name!r}")
     with RecordedRun(proto, names, "results"):
         for dataset in names:
+            if all(features == "original" for _, features in jobs(dataset, proto)):
+                continue  # no method reads meta-level features here
             for fold in tqdm(range(-1, proto.n_folds), desc=f"{dataset}: meta-level features",
                              disable=not progress, leave=False):
                 meta_features(dataset, fold, proto)

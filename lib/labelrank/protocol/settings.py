@@ -50,6 +50,39 @@ def unit_variance(X_train, X_test):
     return X_train / scale, X_test / scale
 
 
+@dataclass(frozen=True)
+class DataSource:
+    """A data set of a study's own, for :attr:`Protocol.sources`: how to load it and the version of its numbers.
+
+    Attributes
+    ----------
+    load : callable
+        ``load() -> (X_train, Y_train, X_test, Y_test)``: features (dense or scipy sparse) and 0/1 label matrices
+        of the training and the test split. Called once per process (the engine keeps the result).
+    version : str
+        Part of every cache key of the data set (:meth:`Protocol.data_key`): change it when the data change.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> toy = DataSource(lambda: (rng.normal(size=(20, 3)), rng.integers(0, 2, (20, 2)),
+    ...                           rng.normal(size=(5, 3)), rng.integers(0, 2, (5, 2))), version="toy-1")
+    >>> Protocol("demo", ("toy",), 3, 0, {}, sources={"toy": toy}).data_key("toy")
+    ('toy', None, None, 3, 0, 0, 10, 'source', 'toy-1')
+    """
+
+    load: Callable[[], tuple[Any, Any, Any, Any]]
+    version: str
+
+    def __post_init__(self):
+        if not callable(self.load):
+            raise TypeError(f"load must be callable as load() -> (X_train, Y_train, X_test, Y_test), got "
+                            f"{type(self.load).__name__}")
+        if not isinstance(self.version, str) or not self.version:
+            raise TypeError(f"version must be a non-empty string, got {self.version!r}")
+
+
 #: The preparation steps a :class:`Protocol` may name per data set (:attr:`Protocol.preparation`): each takes the
 #: training and test features and returns them prepared.
 PREPARATIONS: dict[str, Callable[[Any, Any], tuple[Any, Any]]] = {"unit_variance": unit_variance}
@@ -64,7 +97,8 @@ class Protocol:
     profile : str
         The profile's name ("quick", "full", or a study's own).
     datasets : tuple of str
-        The data sets, names of :func:`labelrank.datasets.load` (or :data:`~labelrank.protocol.SYNTHETIC`).
+        The data sets: names of :func:`labelrank.datasets.load`, of :attr:`sources`, or
+        :data:`~labelrank.protocol.SYNTHETIC`.
     n_folds : int
         Cross-validation folds on the training set.
     seed : int
@@ -109,6 +143,9 @@ class Protocol:
     reference : str or None
         The method every other is compared with by the significance tests of :func:`results` (its ``p_value`` and
         ``mark`` columns); None: no tests.
+    sources : dict
+        Data set -> :class:`DataSource`: a study's own data sets, loaded by their ``load()`` instead of
+        :func:`labelrank.datasets.load`.
     """
 
     profile: str
@@ -130,6 +167,7 @@ class Protocol:
     meta_methods: dict[str, tuple[str, ...]] = field(default_factory=dict)
     preparation: dict[str, tuple[str, ...]] = field(default_factory=dict)
     reference: str | None = None
+    sources: Mapping[str, DataSource] = field(default_factory=dict)
 
     def __post_init__(self):
         for name, value in (("search", self.search), *self.search_by_dataset.items()):
@@ -150,6 +188,9 @@ class Protocol:
                                  f"{list(PREPARATIONS)}, got {steps!r}")
         if self.reference is not None and not isinstance(self.reference, str):
             raise TypeError(f"reference must be None or a method name, got {self.reference!r}")
+        for dataset, source in self.sources.items():
+            if not isinstance(source, DataSource):
+                raise TypeError(f"sources[{dataset!r}] must be a DataSource, got {type(source).__name__}")
 
     def search_for(self, dataset: str, method: str | None = None) -> Literal["staged", "full"]:
         """The search strategy :func:`tune` uses on ``dataset`` by default: for ``method`` if given (a method of
@@ -181,19 +222,21 @@ class Protocol:
 
     @property
     def k_max(self) -> int:
-        """The largest ``k`` of the grid: meta-level features are computed once for it."""
-        return int(max(self.grids["k"]))
+        """The largest ``k`` of the grid: meta-level features are computed once for it (0 without a grid ``"k"``)."""
+        return int(max(self.grids.get("k", (0,))))
 
     def data_key(self, dataset: str) -> tuple:
         """What identifies the data of one data set under this profile (part of every cache key).
 
         The settings that select and split the data, then the preparation steps applied to it: how the loader
-        makes features (:func:`labelrank.datasets.preparation`; Reuters-21578's text analysis), and the names of
-        the protocol's own steps (:attr:`preparation`).
+        makes features (:func:`labelrank.datasets.preparation`; Reuters-21578's text analysis) or the version of a
+        study's own source (:attr:`sources`), and the names of the protocol's own steps (:attr:`preparation`).
         """
         key = (dataset, self.subsample.get(dataset), self.tune_subsample.get(dataset), self.n_folds, self.seed,
                self.k_max, self.meta_k)
-        if dataset in datasets_registry:
+        if dataset in self.sources:
+            key += ("source", self.sources[dataset].version)
+        elif dataset in datasets_registry:
             key += preparation(dataset)
         return key + tuple(self.preparation.get(dataset, ()))
 

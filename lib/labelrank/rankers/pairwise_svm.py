@@ -312,7 +312,7 @@ def _cd_epoch_rows(index, n_active, bound_max, bound_min, alpha, upper, qdiag, W
     of one row (``groups`` puts a row's pairs together) the scores of the blocks the run touches are computed once,
     kept up to date by those two scalar changes, and the run's changes to ``W`` are written once at its end, one
     row operation per block instead of two dot products and two updates per pair. The arithmetic differs from
-    :func:`_cd_epoch`'s by rounding only (``tests/test_pairwise_svm.py`` compares the two).
+    :func:`_cd_epoch`'s by rounding only (``tests/lib/test_pairwise_svm.py`` compares the two).
     """
     n_blocks = W.shape[0]
     scores = np.zeros(n_blocks)

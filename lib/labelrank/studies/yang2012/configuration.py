@@ -19,7 +19,7 @@ from labelrank.protocol.profile import get_profile
 
 #: The methods of Tables 3-6, by the paper's names; "MLC-LightGBM" is our extra column of Table 6. A method's
 #: ``version`` is part of its results' cache key: it is raised whenever a change of the method's code moves its
-#: numbers, even in the last bits (tests/test_protocol_golden.py fails until it is); git's history says what each
+#: numbers, even in the last bits (tests/engine/test_protocol_golden.py fails until it is); git's history says what each
 #: version changed.
 METHODS: dict[str, MethodSpec] = {
     spec.name: spec

@@ -3,7 +3,7 @@
 Yang & Gopal ran MULAN's ML-kNN and IBLR-ML (their section 3.2). MULAN itself was run on emotions and scene
 (k = 10 and 20): these functions read its confidences, decisions and measures and compare them with
 :class:`labelrank.baselines.MLkNN`, :class:`labelrank.baselines.IBLRML` and :mod:`labelrank.metrics`. Used by the
-chapter "Learning to rank categories" (section "Checked against MULAN") and by ``tests/test_mulan.py``.
+chapter "Learning to rank categories" (section "Checked against MULAN") and by ``tests/studies/test_mulan.py``.
 """
 
 from __future__ import annotations
