@@ -100,6 +100,8 @@ from threadpoolctl import threadpool_limits
 os.environ.setdefault("LABELRANK_N_JOBS", "1")
 
 import labelrank.baselines as baselines_module  # noqa: E402
+import labelrank.baselines.knn as baselines_knn  # noqa: E402
+from labelrank.baselines.svm import binary_svm_solver  # noqa: E402
 import labelrank.rankers.pair_maps as pair_maps_module  # noqa: E402
 import labelrank.rankers.gradient as gradient_module  # noqa: E402
 import labelrank.rankers.pairwise_newton as pairwise_newton_module  # noqa: E402
@@ -571,7 +573,7 @@ def compare_alm_paths(dataset, proto, methods) -> None:
     from labelrank.baselines import RANK_SVM_ALM_MAX_UNKNOWNS
 
     X, Y, _, _ = fold_data(dataset, proto, 0)
-    alm = {"Binary-SVM": baselines_module._binary_svm_auto_solver(X) == "alm",
+    alm = {"Binary-SVM": binary_svm_solver(X) == "alm",
            "RankSVM": Y.shape[1] * (X.shape[1] + 1) <= RANK_SVM_ALM_MAX_UNKNOWNS, "MLC-RankSVM-IR": True}
     for method in [m for m in alm if m in methods and alm[m]]:
         axis = functools.partial(c_axis, dataset, method, proto, True) if method == "MLC-RankSVM-IR" else \
@@ -757,7 +759,7 @@ def compare_binary_svm(dataset, proto) -> None:
     """Binary-SVM's C axis: LIBLINEAR point tasks (the reference) against the ALM's warm path task, where the ALM is
     the default; then on Fig. 2's meta-level features (the exact protocol's, so Reuters-21578's too)."""
     X, Y, _, _ = fold_data(dataset, proto, 0)
-    if baselines_module._binary_svm_auto_solver(X) == "alm":
+    if binary_svm_solver(X) == "alm":
         compare_c_axis(dataset, proto, "Binary-SVM", "liblinear", "LIBLINEAR", binary_svm_primal_excess)
     n_columns = Y.shape[1] * (3 * proto.meta_k + 2)
     if n_columns > baselines_module._ALM_MAX_SPARSE_FEATURES:
@@ -846,7 +848,7 @@ def compare_iblr(dataset, proto) -> None:
     for k in proto.grids["k"]:
         seconds, scores = {}, {}
         for name, density in (("dense", 0.0), ("sparse", 1.0)):
-            with mock.patch.object(baselines_module, "_IBLR_SPARSE_DENSITY", density), threadpool_limits(1):
+            with mock.patch.object(baselines_knn, "IBLR_SPARSE_DENSITY", density), threadpool_limits(1):
                 start = time.process_time()
                 model = baselines_module.IBLRML(k=k).fit(X, Y)
                 seconds[name] = time.process_time() - start

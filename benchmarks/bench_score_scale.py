@@ -66,7 +66,7 @@ def child(mode: str, tree_path: str, truth_path: str, run_path: str) -> None:
     from labelrank.runfiles import read_run, read_truth
     from labelrank.cost import bdm_matrix
     from labelrank.hierarchy import LabelTree
-    from labelrank.metrics.cost_precision import CostScorer
+    from labelrank.metrics.cost_scorer import CostScorer
 
     tree = LabelTree.from_file(tree_path)
     labels = set(tree.labels)

@@ -58,7 +58,13 @@ _KEYS: dict[Path, bytes] = {}
 
 def key_file() -> Path:
     """Where the user's cache key is: ``$LABELRANK_CACHE_KEY_FILE``, else ``$XDG_CONFIG_HOME/labelrank/cache-key``
-    (``~/.config/labelrank/cache-key``)."""
+    (``~/.config/labelrank/cache-key``).
+
+    Examples
+    --------
+    >>> key_file().name
+    'cache-key'
+    """
     env = os.environ.get("LABELRANK_CACHE_KEY_FILE")
     if env:
         return Path(env).expanduser()
@@ -71,6 +77,11 @@ def cache_key() -> bytes:
 
     Where the key file cannot be made (a read-only home), a key for this process alone is used, with a warning:
     its entries are then computed again by the next process, never trusted without a key.
+
+    Examples
+    --------
+    >>> len(cache_key()), cache_key() == cache_key()
+    (32, True)
     """
     path = key_file()
     if path in _KEYS:

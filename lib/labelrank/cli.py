@@ -116,7 +116,7 @@ def _read_inputs(args: argparse.Namespace):
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from labelrank.metrics.cost_precision import CostScorer
+    from labelrank.metrics.cost_scorer import CostScorer
 
     args.cutoff = _number_option(args.cutoff, "--cutoff")
     args.max_distance = _number_option(args.max_distance, "--max-distance")

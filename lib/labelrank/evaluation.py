@@ -367,7 +367,7 @@ def evaluate(truth: Any, run: Any, tree: Any = None, measures: Sequence[str] | N
     mean       0.8438       0.6875      0.9074   0.9
     """
     from labelrank.hierarchy import LabelTree
-    from labelrank.metrics.cost_precision import CostScorer
+    from labelrank.metrics.cost_scorer import CostScorer
 
     if isinstance(tree, (str, os.PathLike)):
         tree = LabelTree.from_file(tree)

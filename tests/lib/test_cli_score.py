@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from labelrank import cli
 from labelrank.cli import UsageError, main, read_run, read_truth, write_run, write_truth
 from labelrank.hierarchy import LabelTree
-from labelrank.metrics.cost_precision import CostScorer
+from labelrank.metrics.cost_scorer import CostScorer
 
 ROOT = Path(__file__).resolve().parents[2]
 TREE = ROOT / "data" / "fterm" / "2C088_figure1.yaml"

@@ -23,17 +23,15 @@ from labelrank.hierarchy import LabelTree
 from labelrank.metrics import average_precision, f_measure
 from labelrank.metrics import cost_precision as cp
 from labelrank.metrics.cost_precision import (
-    CostScorer,
     a_precision,
     cost_precision,
     cost_recall,
-    lists_from_matrix,
     r_precision,
-    ranking_from_scores,
     set_f_measure,
     set_precision,
     set_recall,
 )
+from labelrank.metrics.cost_scorer import CostScorer, lists_from_matrix, ranking_from_scores
 
 ROOT = Path(__file__).resolve().parents[2]
 FIG1 = ROOT / "data" / "fterm" / "2C088_figure1.yaml"

@@ -87,7 +87,7 @@ def test_a_truth_read_from_a_file_scores_as_the_same_dict(tmp_path, seed):
     """read_truth's Truth hands the scorer its label matrix from its columns; a plain dict of the same lists goes
     through the lists: the same numbers, with qrels lines judged not relevant and labels outside the run."""
     from labelrank.evaluation import document_scores
-    from labelrank.metrics.cost_precision import CostScorer
+    from labelrank.metrics.cost_scorer import CostScorer
     from labelrank.runfiles import Truth
 
     case(tmp_path, seed)

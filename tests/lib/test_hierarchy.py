@@ -465,13 +465,13 @@ def test_a_chain_100000_deep_is_held_in_linear_space():
 
 def test_lowest_common_without_the_range_minimum_table(monkeypatch):
     """Beyond RMQ_MAX_ENTRIES no table is built and binary lifting answers, the same rows on a random tree."""
-    import labelrank.hierarchy.tree as tree_module
+    import labelrank.hierarchy.arrays as arrays_module
 
     rng = np.random.default_rng(5)
     parents = {"r": None, **{f"n{i}": ("r" if i < 3 else f"n{int(rng.integers(i))}") for i in range(400)}}
     tree = LabelTree.from_parents(parents)
     i, j = rng.integers(0, len(tree), 5000), rng.integers(0, len(tree), 5000)
     with_table = LabelTree.from_parents(parents).arrays.lowest_common(i, j)
-    monkeypatch.setattr(tree_module, "RMQ_MAX_ENTRIES", 0)
+    monkeypatch.setattr(arrays_module, "RMQ_MAX_ENTRIES", 0)
     assert tree.arrays.range_minimum is None
     np.testing.assert_array_equal(tree.arrays.lowest_common(i, j), with_table)

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from labelrank.cost import bdm_matrix
 from labelrank.hierarchy import LabelTree
-from labelrank.metrics.cost_precision import CostScorer, a_precision
+from labelrank.metrics.cost_precision import a_precision
+from labelrank.metrics.cost_scorer import CostScorer
 from labelrank.studies.li2007 import fterm_sim as fs
 
 SMALL = fs.ThemeSpec(n_viewpoints=5, mean_elements=12)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from labelrank.cli import flat_tree, score_run
-from labelrank.metrics.cost_precision import CostScorer
+from labelrank.metrics.cost_scorer import CostScorer
 from labelrank.runfiles import read_runs, read_truth, write_truth
 from labelrank.studies.crosscheck import FLAT_TREE, random_run, trec_eval_scores
 from support import as_trec

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from labelrank.cli import read_run, read_truth, score_run
-from labelrank.metrics.cost_precision import CostScorer
+from labelrank.metrics.cost_scorer import CostScorer
 from labelrank.studies.crosscheck import FLAT_TREE, random_run, trec_eval_scores
 
 pytrec_eval = pytest.importorskip("pytrec_eval")

@@ -16,10 +16,12 @@ _SUBMODULE = {
     **dict.fromkeys(["f_measure", "hamming_loss", "harmonic_f", "macro_f1", "micro_f1"], "decision"),
     **dict.fromkeys(["METRICS", "MetricInfo", "evaluate"], "suite"),
     **dict.fromkeys(["hierarchical_prf", "lca_prf"], "hierarchical"),
-    **dict.fromkeys(["CostScorer", "a_precision", "r_precision", "recall_level_precision", "set_f_measure",
-                     "set_precision", "set_recall"], "cost_precision"),
+    **dict.fromkeys(["a_precision", "r_precision", "recall_level_precision", "set_f_measure", "set_precision",
+                     "set_recall"], "cost_precision"),
+    "CostScorer": "cost_scorer",
 }
-_SUBMODULES = ("clustering", "ranking", "decision", "suite", "significance", "hierarchical", "cost_precision")
+_SUBMODULES = ("clustering", "ranking", "decision", "suite", "significance", "hierarchical", "cost_precision",
+               "cost_scorer")
 
 
 def __getattr__(name: str):

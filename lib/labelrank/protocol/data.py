@@ -52,6 +52,13 @@ def _load_data(dataset: str, subsample: tuple[int, int] | None, seed: int, steps
 def load_data(dataset: str, proto: Protocol | None = None):
     """The training and test split of ``dataset`` as the protocol uses them.
 
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    proto : Protocol, optional
+        The protocol; the registered one of ``LABELRANK_PROFILE`` when None (:func:`default_protocol`).
+
     Returns
     -------
     X_train, Y_train, X_test, Y_test
@@ -65,14 +72,33 @@ def load_data(dataset: str, proto: Protocol | None = None):
 
 
 def fold_indices(n: int, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(fit rows, validation rows) of each fold: :class:`~sklearn.model_selection.KFold`, shuffled with ``seed``."""
+    """(fit rows, validation rows) of each fold: :class:`~sklearn.model_selection.KFold`, shuffled with ``seed``.
+
+    Parameters
+    ----------
+    n : int
+        Rows to split.
+    n_folds : int
+    seed : int
+        The shuffle's seed.
+    """
     return list(KFold(n_splits=n_folds, shuffle=True, random_state=seed).split(np.zeros((n, 1))))
 
 
 def fold_data(dataset: str, proto: Protocol, fold: int):
     """(X_fit, Y_fit, X_eval, Y_eval) of a cross-validation fold (0 .. n_folds-1), or of the training and test
     split for ``fold == -1``: the fold's fitting and validation rows of :func:`tuning_rows`, prepared as
-    :func:`load_data` prepares them."""
+    :func:`load_data` prepares them.
+
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    proto : Protocol
+        The protocol.
+    fold : int
+        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
+    """
     X_train, Y_train, X_test, Y_test = load_data(dataset, proto)
     if fold == -1:
         return X_train, Y_train, X_test, Y_test
@@ -83,7 +109,17 @@ def fold_data(dataset: str, proto: Protocol, fold: int):
 
 
 def tuning_rows(n_train: int, dataset: str, proto: Protocol) -> np.ndarray:
-    """The training rows the cross-validation uses: all, or a seeded random subset (``proto.tune_subsample``)."""
+    """The training rows the cross-validation uses: all, or a seeded random subset (``proto.tune_subsample``).
+
+    Parameters
+    ----------
+    n_train : int
+        Rows of the training split.
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    proto : Protocol
+        The protocol.
+    """
     size = proto.tune_subsample.get(dataset)
     if size is None or size >= n_train:
         return np.arange(n_train)
@@ -127,7 +163,15 @@ def meta_features(dataset: str, fold: int, proto: Protocol | None = None):
 
 
 def check_fold(fold: int, proto: Protocol) -> None:
-    """A ValueError unless ``fold`` is an integer in -1 .. ``proto.n_folds - 1`` (-1: the training/test split)."""
+    """A ValueError unless ``fold`` is an integer in -1 .. ``proto.n_folds - 1`` (-1: the training/test split).
+
+    Parameters
+    ----------
+    fold : int
+        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
+    proto : Protocol
+        The protocol.
+    """
     if isinstance(fold, bool) or not isinstance(fold, (int, np.integer)) or not -1 <= fold < proto.n_folds:
         raise ValueError(f"fold must be an integer in -1 .. {proto.n_folds - 1}, got {fold!r}")
 
@@ -139,6 +183,15 @@ def concatenated_meta_features(Z_fit: np.ndarray, Z_eval: np.ndarray, k: int,
     ``Z_fit`` and ``Z_eval`` hold the features at ``k_max`` (shape (n, m, 3 k_max + 2)); the result is two
     dense matrices of shape (n, m (3 k + 2)) whose columns have the fitting part's mean 0 and standard deviation 1
     (a constant column is only centred).
+
+    Parameters
+    ----------
+    Z_fit, Z_eval : numpy.ndarray of shape (n, m, 3 k_max + 2)
+        Meta-level features of the fitting and the evaluation part.
+    k : int
+        The neighbours kept, at most ``k_max``.
+    k_max : int
+        The neighbours the features were computed for.
     """
     from labelrank.features import NeighborDistances
 

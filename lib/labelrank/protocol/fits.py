@@ -28,7 +28,18 @@ from labelrank.protocol.settings import (
 
 def check_representation(method: str, features: str, proto: Protocol) -> None:
     """A ValueError unless ``features`` is "original" or "meta", and "meta" for a ranker (which reads meta-level
-    features only)."""
+    features only).
+
+    Parameters
+    ----------
+    method : str
+        A key of :attr:`Protocol.methods`.
+    features : {"original", "meta"}
+        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
+        features; a ranker's are always "meta".
+    proto : Protocol
+        The protocol.
+    """
     if features not in ("original", "meta"):
         raise ValueError(f"features must be 'original' or 'meta', got {features!r}")
     if features == "original" and proto.spec(method).kind == "ranker":
@@ -53,8 +64,8 @@ def make_estimator(method: str, params: dict[str, Any], threshold: Thresholding 
     Returns
     -------
     estimator
-        A :class:`labelrank.MetaLevelRanker` (``empty_labels="last"``: cross-validation folds of Reuters-21578
-        lack some categories) or a :mod:`labelrank.baselines` estimator.
+        A :class:`~labelrank.meta_ranker.MetaLevelRanker` (``empty_labels="last"``: cross-validation folds of
+        Reuters-21578 lack some categories) or a :mod:`labelrank.baselines` estimator.
     """
     spec = (default_protocol() if proto is None else proto).spec(method)
     if threshold not in ("default", "regression"):
@@ -112,8 +123,8 @@ def fit_ranker(dataset: str, method: str, params: dict[str, Any], fold: int = -1
     Returns
     -------
     estimator, Z_fit, Z_eval
-        The fitted :class:`labelrank.MetaLevelRanker` and the features of the fitting instances (each excluded from
-        its own neighbours) and of the evaluation instances (the test set for ``fold=-1``), at ``k``.
+        The fitted :class:`~labelrank.meta_ranker.MetaLevelRanker` and the features of the fitting instances (each
+        excluded from its own neighbours) and of the evaluation instances (the test set for ``fold=-1``), at ``k``.
     """
     proto = default_protocol() if proto is None else proto
     if proto.spec(method).kind != "ranker":
@@ -124,7 +135,19 @@ def fit_ranker(dataset: str, method: str, params: dict[str, Any], fold: int = -1
 
 
 def ranker_inputs(dataset: str, k: int, fold: int, proto: Protocol):
-    """(Y_fit, Y_eval, Z_fit, Z_eval) of a fold: its labels and its cached meta-level features sliced at ``k``."""
+    """(Y_fit, Y_eval, Z_fit, Z_eval) of a fold: its labels and its cached meta-level features sliced at ``k``.
+
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    k : int
+        Neighbours per metric and label, at most :attr:`Protocol.k_max`.
+    fold : int
+        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
+    proto : Protocol
+        The protocol.
+    """
     from labelrank.features import NeighborDistances
 
     _, Y_fit, _, Y_eval = fold_data(dataset, proto, fold)
@@ -135,7 +158,20 @@ def ranker_inputs(dataset: str, k: int, fold: int, proto: Protocol):
 
 def baseline_inputs(dataset: str, features: str, fold: int, proto: Protocol):
     """(X_fit, Y_fit, X_eval, Y_eval) of a fold for a baseline: the original features, or (``features="meta"``)
-    concatenated meta-level features at :attr:`Protocol.meta_k`."""
+    concatenated meta-level features at :attr:`Protocol.meta_k`.
+
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    features : {"original", "meta"}
+        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
+        features; a ranker's are always "meta".
+    fold : int
+        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
+    proto : Protocol
+        The protocol.
+    """
     X_fit, Y_fit, X_eval, Y_eval = fold_data(dataset, proto, fold)
     if features == "meta":
         Z_fit, Z_eval, _ = meta_features(dataset, fold, proto)
@@ -148,7 +184,26 @@ def fit_outputs(dataset: str, method: str, features: str, params: dict, threshol
     """Fit on the fold's fitting part (the whole training set for ``fold == -1``); (Y_eval, scores, 0/1 decisions
     under each of ``thresholds``, number of convergence warnings). A ranker's rules are all its LLSF; a baseline is
     fitted once for all of its rules (``fit_path`` along ``"threshold"``: the rules differ in the threshold alone),
-    or once per rule if it has no ``fit_path``."""
+    or once per rule if it has no ``fit_path``.
+
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    method : str
+        A key of :attr:`Protocol.methods`.
+    features : {"original", "meta"}
+        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
+        features; a ranker's are always "meta".
+    params : dict
+        Values of the method's axes.
+    thresholds : tuple of str
+        Threshold rules (:data:`Thresholding`) whose decisions are returned.
+    fold : int
+        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
+    proto : Protocol
+        The protocol.
+    """
     spec = proto.spec(method)
     with ConvergenceCounter() as caught:
         if spec.kind == "ranker":
@@ -170,7 +225,37 @@ def fit_outputs(dataset: str, method: str, features: str, params: dict, threshol
 
 
 def cv_point_task(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple, fold: int,
-                       version: str, proto: Protocol, threads: int) -> dict[str, float]:
+                  version: str, proto: Protocol, threads: int) -> dict[str, float]:
+    """A method's cross-validation result at one configuration and fold: every metric on the fold's validation
+    part (decisions under the method's own threshold rule), the fit's time and its convergence warnings.
+
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    data_key : tuple
+        :meth:`Protocol.data_key` of the data set (part of the cache key).
+    method : str
+        A key of :attr:`Protocol.methods`.
+    features : {"original", "meta"}
+        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
+        features; a ranker's are always "meta".
+    params_key : tuple
+        :func:`params_key` of the configuration.
+    fold : int
+        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
+    version : str
+        :func:`code_version` of the method (part of the cache key).
+    proto : Protocol
+        The protocol.
+    threads : int
+        BLAS threads of the task (:func:`threads_per_task`); not part of the cache key.
+
+    Returns
+    -------
+    dict
+        Metric name -> value, and ``n_warnings``, ``seconds``, ``cpu_seconds``.
+    """
     start_task(threads)
     t0, c0 = time.perf_counter(), time.process_time()
     Y_eval, scores, preds, n_warn = fit_outputs(dataset, method, features, dict(params_key), ("default",), fold,
@@ -179,15 +264,42 @@ def cv_point_task(dataset: str, data_key: tuple, method: str, features: str, par
 
 
 def cv_path_task(dataset: str, data_key: tuple, method: str, base_key: tuple, axis: str, values: tuple,
-                      fold: int, version: str, proto: Protocol, threads: int,
-                      features: str | None = None) -> list[dict[str, float]]:
+                 fold: int, version: str, proto: Protocol, threads: int,
+                 features: str | None = None) -> list[dict[str, float]]:
     """A method's cross-validation results at ``values`` of ``axis`` (in that order); one dict per value, as
     :func:`cv_point_task`'s. One call fits them all, along the :attr:`MethodSpec.warm_axis` each fit
     warm-started from the previous one, along the :attr:`MethodSpec.batch_axis` all trained together: a ranker's
-    :meth:`~labelrank.MetaLevelRanker.fit_features_path`, a baseline's ``fit_path`` (on ``features``, "original"
-    or "meta"; a ranker's tasks leave it out of their cache keys, as rankers have no representation to choose).
+    :meth:`~labelrank.meta_ranker.MetaLevelRanker.fit_features_path`, a baseline's ``fit_path`` (on ``features``,
+    "original" or "meta"; a ranker's tasks leave it out of their cache keys, as rankers have no representation to
+    choose).
     Each value's time is the task's divided by the number of values, and the task's convergence warnings are
-    counted with the first value."""
+    counted with the first value.
+
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    data_key : tuple
+        :meth:`Protocol.data_key` of the data set (part of the cache key).
+    method : str
+        A key of :attr:`Protocol.methods`.
+    base_key : tuple
+        :func:`params_key` of the configuration's other axes.
+    axis : str
+        The path axis (:attr:`MethodSpec.path_axis`).
+    values : tuple
+        Its values, fitted in this order.
+    fold : int
+        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
+    version : str
+        :func:`code_version` of the method (part of the cache key).
+    proto : Protocol
+        The protocol.
+    threads : int
+        BLAS threads of the task (:func:`threads_per_task`); not part of the cache key.
+    features : {"original", "meta"}, optional
+        A baseline's representation (None for a ranker).
+    """
     start_task(threads)
     spec = proto.spec(method)
     if axis not in (spec.warm_axis, spec.batch_axis):
@@ -224,10 +336,31 @@ def _evaluation(Y_eval: np.ndarray, scores: Any, pred: Any, n_warnings: int, sec
 
 
 def final_fit_task(dataset: str, data_key: tuple, method: str, features: str, params_key: tuple, version: str,
-                        proto: Protocol, threads: int) -> dict[str, Any]:
+                   proto: Protocol, threads: int) -> dict[str, Any]:
     """A method's fit on the whole training set and its test outputs: ``scores``, ``pred`` (a dict of 0/1
     decisions by threshold rule, "default" and "regression"; a ranker's "default" is its "regression"; a baseline
-    fitted once for both), ``n_warnings``, ``seconds`` and ``cpu_seconds``."""
+    fitted once for both), ``n_warnings``, ``seconds`` and ``cpu_seconds``.
+
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    data_key : tuple
+        :meth:`Protocol.data_key` of the data set (part of the cache key).
+    method : str
+        A key of :attr:`Protocol.methods`.
+    features : {"original", "meta"}
+        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
+        features; a ranker's are always "meta".
+    params_key : tuple
+        :func:`params_key` of the configuration.
+    version : str
+        :func:`code_version` of the method (part of the cache key).
+    proto : Protocol
+        The protocol.
+    threads : int
+        BLAS threads of the task (:func:`threads_per_task`); not part of the cache key.
+    """
     start_task(threads)
     t0, c0 = time.perf_counter(), time.process_time()
     _, scores, preds, n_warn = fit_outputs(dataset, method, features, dict(params_key), ("default", "regression"),

@@ -45,6 +45,11 @@ def code_version(spec: MethodSpec | None = None) -> str:
     (:attr:`MethodSpec.fixed`, e.g. ``-distance='weka'``) for a method's results. No file name or source text
     enters it: a behaviour-preserving move or refactor keeps the cache.
 
+    Parameters
+    ----------
+    spec : MethodSpec, optional
+        The method whose results are keyed; None for what every result shares.
+
     Examples
     --------
     >>> code_version().startswith(f"engine{ENGINE_VERSION}-data")
@@ -69,12 +74,28 @@ def task_cache(func: Callable[..., Any], name: str, ignore: Sequence[str] = ("pr
     A task function takes what decides its result as arguments (the data set, :meth:`Protocol.data_key`, the
     method, :func:`params_key` of its configuration, the fold, :func:`code_version`), then the protocol and the
     thread count, which the key ignores; ``mmap``: arrays of the entry are memory-mapped when read.
+
+    Parameters
+    ----------
+    func : callable
+        The task function.
+    name : str
+        The cache folder's name under ``experiments``.
+    ignore : sequence of str
+        Arguments left out of the key.
+    mmap : bool
+        Memory-map the arrays of an entry when reading it.
     """
     return ResultCache(func, name, root=cache_dir() / "experiments", ignore=ignore, mmap_mode="r" if mmap else None)
 
 
 def params_key(params: dict[str, Any]) -> tuple:
     """A configuration as it enters a cache key: its (name, value) pairs sorted by name, numpy scalars as Python's.
+
+    Parameters
+    ----------
+    params : dict
+        A configuration: parameter name -> value.
 
     Examples
     --------

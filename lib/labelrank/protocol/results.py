@@ -35,6 +35,22 @@ def final_outputs(dataset: str, method: str, params: dict[str, Any], features: R
     """Fit on the whole training set and score the test set (cached: one entry per configuration, holding the
     decisions of every threshold rule; a baseline's two rules share one fit of its model).
 
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    method : str
+        A key of :attr:`Protocol.methods`.
+    params : dict
+        Values of the method's axes.
+    features : {"original", "meta"}
+        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
+        features; a ranker's are always "meta".
+    threshold : {"default", "regression"}
+        The threshold rule of the decisions returned.
+    proto : Protocol, optional
+        The protocol; the registered one of ``LABELRANK_PROFILE`` when None (:func:`default_protocol`).
+
     Returns
     -------
     dict
@@ -55,7 +71,15 @@ def final_outputs(dataset: str, method: str, params: dict[str, Any], features: R
 def jobs(dataset: str, proto: Protocol | None = None) -> list[tuple[str, str]]:
     """The (method, features) pairs :func:`results` runs on ``dataset``, in order: every method of
     :attr:`Protocol.methods` ("meta" for a ranker, "original" for a baseline), then the baselines of
-    :attr:`Protocol.meta_methods` on concatenated meta-level features."""
+    :attr:`Protocol.meta_methods` on concatenated meta-level features.
+
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    proto : Protocol, optional
+        The protocol; the registered one of ``LABELRANK_PROFILE`` when None (:func:`default_protocol`).
+    """
     proto = default_protocol() if proto is None else proto
     pairs = [(m, "meta" if spec.kind == "ranker" else "original") for m, spec in proto.methods.items()]
     for method in proto.meta_methods.get(dataset, ()):
@@ -232,7 +256,15 @@ def rank_methods(table: pd.DataFrame, value: str = "value", by: Sequence[str] = 
 
 
 def rank_totals(table: pd.DataFrame, rank: str = "rank", method: str = "method") -> pd.Series:
-    """The sum of the ranks of each method (the paper's "Rank Total"), in order of first appearance."""
+    """The sum of the ranks of each method (the paper's "Rank Total"), in order of first appearance.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Rows with a method column and a rank column (e.g. :func:`rank_methods`'s).
+    rank, method : str
+        The names of those columns.
+    """
     order = list(dict.fromkeys(table[method]))
     return pd.to_numeric(table[rank]).groupby(table[method]).sum().reindex(order)
 
@@ -240,6 +272,15 @@ def rank_totals(table: pd.DataFrame, rank: str = "rank", method: str = "method")
 def rank_conflicts(table: pd.DataFrame, value: str = "value", rank: str = "rank",
                    by: Sequence[str] = ("metric", "dataset")) -> pd.DataFrame:
     """Rows whose printed ``rank`` contradicts the values: outside the ranks the value's tie group can take.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Rows with values and printed ranks (e.g. a transcribed table of the paper).
+    value, rank : str
+        The names of the value and the rank columns.
+    by : sequence of str
+        The columns whose groups are ranked separately.
 
     Returns
     -------

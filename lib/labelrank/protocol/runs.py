@@ -82,6 +82,11 @@ def run_info(profile: str | None = None) -> dict[str, Any]:
     A record that cannot be read (damaged by hand, or written by another program) is renamed to
     ``run_info_<profile>.json.damaged-<time>`` with a warning, and an empty record is returned: the run record is
     bookkeeping, and never stops an experiment or a chapter.
+
+    Parameters
+    ----------
+    profile : str, optional
+        Only the runs of this profile; every run when None.
     """
     profile = get_profile() if profile is None else profile
     path = _run_info_path(profile)
@@ -106,7 +111,17 @@ def run_info(profile: str | None = None) -> dict[str, Any]:
 
 
 class RecordedRun:
-    """Time a block and record it in :func:`run_info` if it computed (did not only read) something."""
+    """Time a block and record it in :func:`run_info` if it computed (did not only read) something.
+
+    Parameters
+    ----------
+    proto : Protocol
+        The protocol the block runs.
+    names : sequence of str
+        Its data sets.
+    what : str
+        What the block runs (``"results"``, a study's task name).
+    """
 
     def __init__(self, proto: Protocol, names: Sequence[str], what: str):
         self.proto, self.names, self.what = proto, tuple(names), what

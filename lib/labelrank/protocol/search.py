@@ -152,6 +152,15 @@ def widen_grid(values: list[float], side: Literal["low", "high"], points: int) -
     """The log-spaced grid ``values`` with ``points`` more values beyond its ``"low"`` or ``"high"`` end, at its
     spacing.
 
+    Parameters
+    ----------
+    values : list of float
+        A log-spaced grid, increasing.
+    side : {"low", "high"}
+        The end to extend.
+    points : int
+        How many values to add.
+
     Examples
     --------
     >>> widen_grid([0.1, 1.0, 10.0], "high", 2)
@@ -244,6 +253,22 @@ def staged_and_full(dataset: str, method: str, features: Representation = "origi
     are fitted as the staged search fits them.
 
     Parameters and the checks of the input are :func:`tune`'s.
+
+    Parameters
+    ----------
+    dataset : str
+        A data set of the protocol (:attr:`Protocol.datasets`).
+    method : str
+        A key of :attr:`Protocol.methods`.
+    features : {"original", "meta"}
+        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
+        features; a ranker's are always "meta".
+    proto : Protocol, optional
+        The protocol; the registered one of ``LABELRANK_PROFILE`` when None (:func:`default_protocol`).
+    targets : sequence of str, optional
+        Metrics to tune for; :attr:`Protocol.targets` when None.
+    progress : bool
+        Show progress bars.
 
     Returns
     -------

@@ -37,6 +37,11 @@ def unit_variance(X_train, X_test):
     """Each feature divided by its standard deviation on the training split (not centred; a constant feature is
     left as it is); dense features.
 
+    Parameters
+    ----------
+    X_train, X_test : numpy.ndarray
+        Dense features of the training and the test split.
+
     Examples
     --------
     >>> import numpy as np
@@ -269,12 +274,13 @@ class MethodSpec:
     name : str
         The paper's name ("MLC-ListNet", "Binary-SVM", ...).
     kind : {"ranker", "baseline"}
-        "ranker": a :class:`labelrank.MetaLevelRanker` fitted on precomputed meta-level features;
+        "ranker": a :class:`~labelrank.meta_ranker.MetaLevelRanker` fitted on precomputed meta-level features;
         "baseline": an estimator of :mod:`labelrank.baselines`.
     estimator : str or callable
-        For a ranker, the ``ranker`` argument of :class:`~labelrank.MetaLevelRanker`; for a baseline, the class
-        name in :mod:`labelrank.baselines`, or any callable ``estimator(threshold=..., **params)`` returning an
-        object with ``fit(X, Y)``, ``decision_function(X)`` and ``predict(X)`` (e.g. a stand-in in a test).
+        For a ranker, the ``ranker`` argument of :class:`~labelrank.meta_ranker.MetaLevelRanker`; for a baseline,
+        the class name in :mod:`labelrank.baselines`, or any callable ``estimator(threshold=..., **params)``
+        returning an object with ``fit(X, Y)``, ``decision_function(X)`` and ``predict(X)`` (e.g. a stand-in in a
+        test).
     axes : tuple of (parameter, grid) pairs
         The tuned parameters in the staged search's order, each with the name of its grid in
         :attr:`Protocol.grids`.
@@ -283,7 +289,7 @@ class MethodSpec:
         change to the estimator moves its results and nothing else's.
     warm_axis : str or None
         A parameter along which the method fits a path of values, each warm-started from the previous one's
-        solution (:meth:`labelrank.MetaLevelRanker.fit_features_path`: ``C`` of RankSVM-IR and SVM-MAP; a
+        solution (:meth:`~labelrank.meta_ranker.MetaLevelRanker.fit_features_path`: ``C`` of RankSVM-IR and SVM-MAP; a
         baseline's ``fit_path``: ``C`` of :class:`~labelrank.baselines.BinarySVM` and
         :class:`~labelrank.baselines.RankSVM`). The full grid search then
         fits that axis's values of one configuration and fold in one task, in increasing order; each result is
@@ -293,8 +299,8 @@ class MethodSpec:
         the method's cache keys (:func:`~labelrank.protocol.keys.code_version`).
     batch_axis : str or None
         The learning-rate axis of a gradient ranker or LightGBM, whose values one call trains together
-        (:meth:`labelrank.MetaLevelRanker.fit_features_path`): the full grid search fits that axis's values of one
-        configuration and fold in one task, with results identical to one fit per value.
+        (:meth:`~labelrank.meta_ranker.MetaLevelRanker.fit_features_path`): the full grid search fits that axis's
+        values of one configuration and fold in one task, with results identical to one fit per value.
     """
 
     name: str
@@ -332,6 +338,11 @@ def register_protocols(factory: Callable[[str | None], Protocol]) -> None:
     A study registers its protocols when it is imported (Yang & Gopal's:
     :func:`labelrank.studies.yang2012.experiments.protocol`); the engine's functions then accept ``proto=None``
     or a profile name. The latest registration wins.
+
+    Parameters
+    ----------
+    factory : callable
+        ``factory(profile) -> Protocol``; ``profile`` a name or None.
     """
     if not callable(factory):
         raise TypeError(f"factory must be callable as factory(profile), got {type(factory).__name__}")
@@ -339,7 +350,13 @@ def register_protocols(factory: Callable[[str | None], Protocol]) -> None:
 
 
 def default_protocol(profile: str | None = None) -> Protocol:
-    """The registered protocol of ``profile`` (see :func:`register_protocols`)."""
+    """The registered protocol of ``profile`` (see :func:`register_protocols`).
+
+    Parameters
+    ----------
+    profile : str, optional
+        A profile name the registered factory knows; ``LABELRANK_PROFILE`` when None.
+    """
     if not _PROTOCOLS:
         raise ValueError("no protocol is registered: pass proto= (a Protocol), or import a study that registers "
                          "its protocols, e.g. labelrank.studies.yang2012.experiments")

@@ -24,7 +24,13 @@ tqdm = require("tqdm", "the experiment engine's progress bars").tqdm
 
 def start_task(threads: int) -> None:
     """Set up the process that runs one task: numba's thread count (joblib already limits BLAS threads in its
-    workers), and in a joblib worker a watch on the parent process (:func:`_exit_with_parent`)."""
+    workers), and in a joblib worker a watch on the parent process (:func:`_exit_with_parent`).
+
+    Parameters
+    ----------
+    threads : int
+        BLAS threads of the task (:func:`threads_per_task`); not part of the cache key.
+    """
     try:
         import numba
 
@@ -64,6 +70,11 @@ def _exit_with_parent(poll: float = 0.5) -> None:
 def threads_per_task(jobs: int) -> int:
     """The threads each of ``jobs`` tasks running at once may use: the cores shared out (at least 1; 1 for
     ``jobs = -1``, where the backend decides how many run).
+
+    Parameters
+    ----------
+    jobs : int
+        Worker processes running at once (:func:`n_jobs`).
 
     Examples
     --------
@@ -112,6 +123,15 @@ def run_calls(calls: list[tuple[Any, tuple]], desc: str, progress: bool) -> list
     Cached results are read in this process; the others run through :class:`joblib.Parallel` (``n_jobs()``
     workers, the backend of :func:`joblib.parallel_config`), handed out in the order of ``calls``, under a tqdm
     progress bar.
+
+    Parameters
+    ----------
+    calls : list of (ResultCache, tuple)
+        Each call: a cached task and its arguments.
+    desc : str
+        The progress bar's label.
+    progress : bool
+        Show a progress bar.
     """
     done = {i: cache(*task) for i, (cache, task) in enumerate(calls) if cache.check_call_in_cache(*task)}
     pending = [i for i in range(len(calls)) if i not in done]

@@ -43,7 +43,8 @@ from labelrank.validation import describe_value, check_choice, check_positive_in
 from labelrank.parameters import SEED
 from labelrank.cost import bdm_matrix
 from labelrank.hierarchy import LabelTree
-from labelrank.metrics.cost_precision import CostScorer, check_similarity
+from labelrank.metrics.cost_precision import check_similarity
+from labelrank.metrics.cost_scorer import CostScorer
 from labelrank.protocol.profile import resolve
 
 __all__ = [
