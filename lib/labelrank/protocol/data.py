@@ -115,10 +115,8 @@ def tuning_rows(n_train: int, dataset: str, proto: Protocol) -> np.ndarray:
     ----------
     n_train : int
         Rows of the training split.
-    dataset : str
-        A data set of the protocol (:attr:`Protocol.datasets`).
-    proto : Protocol
-        The protocol.
+    dataset, proto
+        As in :func:`fold_data`.
     """
     size = proto.tune_subsample.get(dataset)
     if size is None or size >= n_train:
@@ -167,10 +165,8 @@ def check_fold(fold: int, proto: Protocol) -> None:
 
     Parameters
     ----------
-    fold : int
-        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
-    proto : Protocol
-        The protocol.
+    fold, proto
+        As in :func:`fold_data`.
     """
     if isinstance(fold, bool) or not isinstance(fold, (int, np.integer)) or not -1 <= fold < proto.n_folds:
         raise ValueError(f"fold must be an integer in -1 .. {proto.n_folds - 1}, got {fold!r}")

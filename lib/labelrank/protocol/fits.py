@@ -32,13 +32,8 @@ def check_representation(method: str, features: str, proto: Protocol) -> None:
 
     Parameters
     ----------
-    method : str
-        A key of :attr:`Protocol.methods`.
-    features : {"original", "meta"}
-        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
-        features; a ranker's are always "meta".
-    proto : Protocol
-        The protocol.
+    method, features, proto
+        As in :func:`cv_point_task`.
     """
     if features not in ("original", "meta"):
         raise ValueError(f"features must be 'original' or 'meta', got {features!r}")
@@ -139,14 +134,10 @@ def ranker_inputs(dataset: str, k: int, fold: int, proto: Protocol):
 
     Parameters
     ----------
-    dataset : str
-        A data set of the protocol (:attr:`Protocol.datasets`).
+    dataset, fold, proto
+        As in :func:`cv_point_task`.
     k : int
         Neighbours per metric and label, at most :attr:`Protocol.k_max`.
-    fold : int
-        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
-    proto : Protocol
-        The protocol.
     """
     from labelrank.features import NeighborDistances
 
@@ -162,15 +153,8 @@ def baseline_inputs(dataset: str, features: str, fold: int, proto: Protocol):
 
     Parameters
     ----------
-    dataset : str
-        A data set of the protocol (:attr:`Protocol.datasets`).
-    features : {"original", "meta"}
-        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
-        features; a ranker's are always "meta".
-    fold : int
-        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
-    proto : Protocol
-        The protocol.
+    dataset, features, fold, proto
+        As in :func:`cv_point_task`.
     """
     X_fit, Y_fit, X_eval, Y_eval = fold_data(dataset, proto, fold)
     if features == "meta":
@@ -188,21 +172,12 @@ def fit_outputs(dataset: str, method: str, features: str, params: dict, threshol
 
     Parameters
     ----------
-    dataset : str
-        A data set of the protocol (:attr:`Protocol.datasets`).
-    method : str
-        A key of :attr:`Protocol.methods`.
-    features : {"original", "meta"}
-        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
-        features; a ranker's are always "meta".
+    dataset, method, features, fold, proto
+        As in :func:`cv_point_task`.
     params : dict
         Values of the method's axes.
     thresholds : tuple of str
         Threshold rules (:data:`Thresholding`) whose decisions are returned.
-    fold : int
-        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
-    proto : Protocol
-        The protocol.
     """
     spec = proto.spec(method)
     with ConvergenceCounter() as caught:
@@ -277,26 +252,14 @@ def cv_path_task(dataset: str, data_key: tuple, method: str, base_key: tuple, ax
 
     Parameters
     ----------
-    dataset : str
-        A data set of the protocol (:attr:`Protocol.datasets`).
-    data_key : tuple
-        :meth:`Protocol.data_key` of the data set (part of the cache key).
-    method : str
-        A key of :attr:`Protocol.methods`.
+    dataset, data_key, method, fold, version, proto, threads
+        As in :func:`cv_point_task`.
     base_key : tuple
         :func:`params_key` of the configuration's other axes.
     axis : str
         The path axis (:attr:`MethodSpec.path_axis`).
     values : tuple
         Its values, fitted in this order.
-    fold : int
-        A cross-validation fold, 0 .. ``n_folds - 1``, or -1 for the training and test split.
-    version : str
-        :func:`code_version` of the method (part of the cache key).
-    proto : Protocol
-        The protocol.
-    threads : int
-        BLAS threads of the task (:func:`threads_per_task`); not part of the cache key.
     features : {"original", "meta"}, optional
         A baseline's representation (None for a ranker).
     """
@@ -343,23 +306,8 @@ def final_fit_task(dataset: str, data_key: tuple, method: str, features: str, pa
 
     Parameters
     ----------
-    dataset : str
-        A data set of the protocol (:attr:`Protocol.datasets`).
-    data_key : tuple
-        :meth:`Protocol.data_key` of the data set (part of the cache key).
-    method : str
-        A key of :attr:`Protocol.methods`.
-    features : {"original", "meta"}
-        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
-        features; a ranker's are always "meta".
-    params_key : tuple
-        :func:`params_key` of the configuration.
-    version : str
-        :func:`code_version` of the method (part of the cache key).
-    proto : Protocol
-        The protocol.
-    threads : int
-        BLAS threads of the task (:func:`threads_per_task`); not part of the cache key.
+    dataset, data_key, method, features, params_key, version, proto, threads
+        As in :func:`cv_point_task`; the fit is on the whole training set.
     """
     start_task(threads)
     t0, c0 = time.perf_counter(), time.process_time()

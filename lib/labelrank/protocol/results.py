@@ -37,19 +37,14 @@ def final_outputs(dataset: str, method: str, params: dict[str, Any], features: R
 
     Parameters
     ----------
-    dataset : str
-        A data set of the protocol (:attr:`Protocol.datasets`).
-    method : str
-        A key of :attr:`Protocol.methods`.
+    dataset, method, features
+        As in :func:`cv_point_task`.
     params : dict
         Values of the method's axes.
-    features : {"original", "meta"}
-        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
-        features; a ranker's are always "meta".
     threshold : {"default", "regression"}
         The threshold rule of the decisions returned.
     proto : Protocol, optional
-        The protocol; the registered one of ``LABELRANK_PROFILE`` when None (:func:`default_protocol`).
+        As in :func:`load_data`.
 
     Returns
     -------
@@ -75,10 +70,8 @@ def jobs(dataset: str, proto: Protocol | None = None) -> list[tuple[str, str]]:
 
     Parameters
     ----------
-    dataset : str
-        A data set of the protocol (:attr:`Protocol.datasets`).
-    proto : Protocol, optional
-        The protocol; the registered one of ``LABELRANK_PROFILE`` when None (:func:`default_protocol`).
+    dataset, proto
+        As in :func:`load_data`.
     """
     proto = default_protocol() if proto is None else proto
     pairs = [(m, "meta" if spec.kind == "ranker" else "original") for m, spec in proto.methods.items()]

@@ -256,19 +256,8 @@ def staged_and_full(dataset: str, method: str, features: Representation = "origi
 
     Parameters
     ----------
-    dataset : str
-        A data set of the protocol (:attr:`Protocol.datasets`).
-    method : str
-        A key of :attr:`Protocol.methods`.
-    features : {"original", "meta"}
-        The representation (:data:`Representation`): a baseline's original features or concatenated meta-level
-        features; a ranker's are always "meta".
-    proto : Protocol, optional
-        The protocol; the registered one of ``LABELRANK_PROFILE`` when None (:func:`default_protocol`).
-    targets : sequence of str, optional
-        Metrics to tune for; :attr:`Protocol.targets` when None.
-    progress : bool
-        Show progress bars.
+    dataset, method, features, proto, targets, progress
+        As in :func:`tune`.
 
     Returns
     -------
