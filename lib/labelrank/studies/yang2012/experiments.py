@@ -396,9 +396,9 @@ def _chapter_extra_calls(proto: Protocol, names: Sequence[str]) -> list[tuple[An
     later data sets' first (a profile lists its larger data sets last).
 
     The experiments command runs them in one pool of tasks, from which the chapters' calls of the comparisons read
-    their tables (``tests/engine/test_experiments.py`` checks that these are the calls they make): run one comparison
-    after another, each of the 24 took a pool of its own, of five tasks or so on two workers, and a worker waited
-    at the end of each for the other's last task.
+    their tables (``tests/studies/test_yang2012_experiments.py`` checks that these are the calls they make): run
+    one comparison after another, each of the 24 would take a pool of its own, of five tasks or so on two workers,
+    and a worker would wait at the end of each for the other's last task.
     """
     calls = []
     for dataset in reversed(tuple(names)):
