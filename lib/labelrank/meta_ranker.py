@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -296,14 +296,8 @@ class MetaLevelRanker(DeclaredParameters, BaseEstimator):
         >>> [m.C for m in models], models[1].ranker_.converged_
         ([0.01, 1.0], True)
         """
-        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
-            raise TypeError(f"values must be a sequence of values of {param!r}, got {values!r}")
-        if param not in self.get_params():
-            raise ValueError(f"param must be a parameter of MetaLevelRanker, got {param!r}")
-        models = [clone(self).set_params(**{param: value}) for value in values]
+        models = self.copies_along(param, values)
         rankers = [model._make_ranker() for model in models]
-        if not rankers:
-            raise ValueError(f"values must hold at least one value of {param!r}, got an empty sequence")
         Z, Y, kept = self._check_features(Z, Y)
         theirs = _PARAM_MAP[self.ranker].get(param)
         path = getattr(rankers[0], _PATHS.get(theirs, ""), None)

@@ -28,7 +28,8 @@ ValueError: kind must be one of ('mean', 'median'), got 'mode'
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from numbers import Integral
 from typing import Any, ClassVar
 
@@ -54,7 +55,7 @@ __all__ = [
 ]
 
 
-class Constraint:
+class Constraint(ABC):
     """The allowed values of one parameter: :meth:`check` returns the value or raises naming ``name``.
 
     A subclass implements ``check(value, name)``: the value as the estimator uses it, or a :class:`TypeError`
@@ -76,8 +77,9 @@ class Constraint:
     ValueError: n must be even, got 3
     """
 
-    def check(self, value: Any, name: str) -> Any:  # pragma: no cover - every subclass overrides it
-        raise NotImplementedError
+    @abstractmethod
+    def check(self, value: Any, name: str) -> Any:
+        """``value`` as the estimator uses it; a TypeError or ValueError naming ``name`` if it is not allowed."""
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
@@ -345,3 +347,33 @@ class DeclaredParameters:
         for name, constraint in declared_constraints(type(self)).items():
             constraint.check(getattr(self, name), name)
         return self
+
+    def copies_along(self, param: str, values: Sequence[Any]) -> list:
+        """Unfitted copies of this estimator, one per value of ``param``: what a ``fit_path`` fits.
+
+        Parameters
+        ----------
+        param : str
+            A parameter of this estimator.
+        values : sequence
+            Its values, in order; at least one.
+
+        Returns
+        -------
+        list
+            ``clone(self).set_params(**{param: value})`` for each value.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``values`` is not a sequence or is empty, or ``param`` is not a parameter of this estimator.
+        """
+        from sklearn.base import clone
+
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+            raise TypeError(f"values must be a sequence of values of {param!r}, got {values!r}")
+        if param not in self.get_params():
+            raise ValueError(f"param must be a parameter of {type(self).__name__}, got {param!r}")
+        if len(values) == 0:
+            raise ValueError(f"values must hold at least one value of {param!r}, got an empty sequence")
+        return [clone(self).set_params(**{param: value}) for value in values]

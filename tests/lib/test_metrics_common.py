@@ -89,10 +89,6 @@ def _problem(seed, n=30, m=7):
     return Y, scores, pred
 
 
-def _value(info, Y, out):
-    return info(Y, out)
-
-
 # ---- the eight metrics: instances, labels, ties, empty rows, containers ----------------------------------------
 
 
@@ -104,9 +100,9 @@ def test_instance_and_label_permutations_leave_every_metric_unchanged(name, seed
     out = scores if info.kind == "rank" else pred
     rng = np.random.default_rng(100 + seed)
     rows, cols = rng.permutation(Y.shape[0]), rng.permutation(Y.shape[1])
-    base = _value(info, Y, out)
-    assert _value(info, Y[rows], out[rows]) == pytest.approx(base, abs=1e-12)
-    assert _value(info, Y[:, cols], out[:, cols]) == pytest.approx(base, abs=1e-12)
+    base = info(Y, out)
+    assert info(Y[rows], out[rows]) == pytest.approx(base, abs=1e-12)
+    assert info(Y[:, cols], out[:, cols]) == pytest.approx(base, abs=1e-12)
     np.testing.assert_allclose(np.sort(np.ravel(info.values(Y[rows], out[rows]))),
                                np.sort(np.ravel(info.values(Y, out))), atol=1e-12)
 
@@ -117,9 +113,9 @@ def test_instance_and_label_permutations_leave_every_metric_unchanged(name, seed
 def test_ranking_metrics_depend_on_the_order_of_the_scores_alone(name, seed, shift, scale):
     info = RANK[name]
     Y, scores, _ = _problem(seed)
-    base = _value(info, Y, scores)
-    assert _value(info, Y, scale * scores + shift) == pytest.approx(base, abs=1e-9)
-    assert _value(info, Y, np.exp(scores)) == pytest.approx(base, abs=1e-9)  # any increasing map
+    base = info(Y, scores)
+    assert info(Y, scale * scores + shift) == pytest.approx(base, abs=1e-9)
+    assert info(Y, np.exp(scores)) == pytest.approx(base, abs=1e-9)  # any increasing map
 
 
 @pytest.mark.parametrize("name", sorted(RANK))
@@ -131,7 +127,7 @@ def test_tie_rules_agree_without_ties_and_bracket_the_mulan_rule_with_them(name,
     assert max(untied.values()) - min(untied.values()) < 1e-12
     tied = np.round(scores)  # many ties
     values = {rule: info(Y, tied, ties=rule) for rule in TIE_RULES}
-    best, worst = (max, min) if info.higher_is_better else (min, max)
+    best = max if info.higher_is_better else min
     assert best(values["optimistic"], values["pessimistic"]) == values["optimistic"]
     low, high = sorted((values["optimistic"], values["pessimistic"]))
     assert low - 1e-12 <= values["mulan"] <= high + 1e-12
@@ -145,7 +141,7 @@ def test_empty_and_full_rows_give_a_finite_value(name):
     Y[1] = 1  # every label relevant
     out = scores if info.kind == "rank" else pred
     pred[2] = 0  # nothing predicted
-    value = _value(info, Y, out)
+    value = info(Y, out)
     assert np.isfinite(value)
     values = np.asarray(info.values(Y, out), dtype=float)
     # a measure that skips an instance (MULAN's MAP and NDCG skip rows with no relevant label) marks it NaN
@@ -160,14 +156,14 @@ def test_every_container_and_dtype_gives_the_same_value(name):
     info = METRICS[name]
     Y, scores, pred = _problem(3)
     out = scores if info.kind == "rank" else pred
-    base = _value(info, Y, out)
+    base = info(Y, out)
     Ys = [Y.tolist(), Y.astype(bool), Y.astype(np.int8), Y.astype(np.float32), pd.DataFrame(Y), sp.csr_matrix(Y)]
     outs = [out.tolist(), pd.DataFrame(out)]
     outs += [out.astype(np.float32)] if info.kind == "rank" else [out.astype(bool), sp.csr_matrix(out)]
     for variant in Ys:
-        assert _value(info, variant, out) == pytest.approx(base, abs=1e-12), type(variant)
+        assert info(variant, out) == pytest.approx(base, abs=1e-12), type(variant)
     for variant in outs:
-        assert _value(info, Y, variant) == pytest.approx(base, abs=1e-6), type(variant)
+        assert info(Y, variant) == pytest.approx(base, abs=1e-6), type(variant)
 
 
 # ---- cost-based precision: labels renamed, containers, ties of the list ----------------------------------------

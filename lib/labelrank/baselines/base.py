@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from labelrank.parameters import POSITIVE, SEED, DeclaredParameters, Integer, NoneOr, Options
@@ -81,13 +81,7 @@ class _MultiLabelBaseline(DeclaredParameters, BaseEstimator):
         >>> [m.C for m in models], models[2].converged_
         ([0.01, 1.0, 100.0], True)
         """
-        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
-            raise TypeError(f"values must be a sequence of values of {param!r}, got {values!r}")
-        if param not in self.get_params():
-            raise ValueError(f"param must be a parameter of {type(self).__name__}, got {param!r}")
-        if len(values) == 0:
-            raise ValueError(f"values must hold at least one value of {param!r}, got an empty sequence")
-        models = [clone(self).set_params(**{param: value}) for value in values]
+        models = self.copies_along(param, values)
         if param == "threshold":  # the model does not depend on it: fitted once, then each copy's threshold
             for model in models:
                 model.check_params()
